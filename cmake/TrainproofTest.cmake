@@ -1,0 +1,17 @@
+# trainproof_cc_test(NAME name SRCS ... [DEPS ...] [LABELS ...] [TORCH])
+# Registers one GoogleTest executable in one line, discovered per test case at test time.
+include(GoogleTest)
+
+function(trainproof_cc_test)
+  cmake_parse_arguments(T "TORCH" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
+  add_executable(${T_NAME} ${T_SRCS})
+  target_link_libraries(${T_NAME} PRIVATE trainproof::harness GTest::gtest GTest::gtest_main ${T_DEPS})
+  target_compile_options(${T_NAME} PRIVATE -Wall -Wextra)
+  if(T_TORCH AND TRAINPROOF_USE_PCH)
+    target_precompile_headers(${T_NAME} REUSE_FROM trainproof_harness)
+  endif()
+  gtest_discover_tests(${T_NAME}
+    DISCOVERY_MODE PRE_TEST
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+    PROPERTIES LABELS "${T_LABELS}" ENVIRONMENT "TRAINPROOF_BIN=$<TARGET_FILE:trainproof>")
+endfunction()

@@ -1,0 +1,382 @@
+// The trainproof CLI. Progress goes to stderr, results to stdout.
+#include "harness/cli.h"
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+#include <torch/cuda.h>
+
+#include "harness/compare.h"
+#include "harness/errors.h"
+#include "harness/fingerprint.h"
+#include "harness/golden_store.h"
+#include "harness/scenario.h"
+
+#ifndef TRAINPROOF_DEFAULT_GOLDEN_DIR
+#define TRAINPROOF_DEFAULT_GOLDEN_DIR "golden"
+#endif
+
+namespace trainproof {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> available_devices() {
+  std::vector<std::string> d{"cpu"};
+  if (torch::cuda::is_available()) d.push_back("cuda");
+  return d;
+}
+
+std::vector<std::string> resolve_devices(const std::string& flag) {
+  if (flag == "all") return available_devices();
+  if (flag == "cpu" || flag == "cuda") return {flag};
+  throw BadInput(fmt::format("--device: unknown device '{}' (expected cpu, cuda or all)", flag));
+}
+
+std::vector<ScenarioDef> resolve_scenarios(const std::vector<std::string>& names) {
+  const auto& reg = Registry::instance();
+  if (names.empty()) return reg.all();
+  std::vector<ScenarioDef> out;
+  for (const auto& n : names) {
+    const ScenarioDef* d = reg.find(n);
+    if (!d) {
+      std::vector<std::string> known;
+      for (const auto& k : reg.all()) known.push_back(k.name);
+      throw BadInput(fmt::format("unknown scenario '{}' (known: {})", n, fmt::join(known, ", ")));
+    }
+    out.push_back(*d);
+  }
+  return out;
+}
+
+fs::path golden_path(const fs::path& dir, const std::string& scenario) { return dir / (scenario + ".h5"); }
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string fmt_err(double v) {
+  if (v == 0) return "0";
+  return fmt::format("{:.3g}", v);
+}
+
+// ---- list -------------------------------------------------------------------------------
+
+int cmd_list(const fs::path& golden_dir) {
+  fmt::print("devices available: {}\n", fmt::join(available_devices(), ", "));
+  fmt::print("golden folder: {}\n\n", golden_dir.string());
+  fmt::print("{:<22} {:<28} {}\n", "scenario", "golden", "document section");
+  for (const auto& d : Registry::instance().all()) {
+    std::string status;
+    const fs::path p = golden_path(golden_dir, d.name);
+    if (!fs::exists(p)) {
+      status = "missing";
+    } else {
+      try {
+        const GoldenFile g = read_golden(p);
+        std::vector<std::string> devs;
+        for (const auto& [dev, dg] : g.devices) devs.push_back(dev);
+        status = fmt::format("{}", fmt::join(devs, "+"));
+      } catch (const BadInput&) {
+        status = "CORRUPT (verify says why)";
+      }
+    }
+    fmt::print("{:<22} {:<28} {}\n", d.name, status, d.section);
+  }
+  return kExitOk;
+}
+
+// ---- run --------------------------------------------------------------------------------
+
+int cmd_run(const std::string& scenario, const std::string& device) {
+  const auto defs = resolve_scenarios({scenario});
+  int rc = kExitOk;
+  for (const auto& dev : resolve_devices(device)) {
+    try {
+      const Trace t = run_scenario(defs[0], c10::Device(dev), /*echo=*/true);
+      for (const auto& inv : t.invariants)
+        if (!inv.held) {
+          fmt::print(stderr, "invariant broken: {}: {}\n", inv.name, inv.detail);
+          rc = kExitMismatch;
+        }
+    } catch (const Skipped& s) {
+      fmt::print(stderr, "{} on {}: skipped: {}\n", scenario, dev, s.what());
+    }
+  }
+  return rc;
+}
+
+// ---- verify -----------------------------------------------------------------------------
+
+struct Row {
+  std::string scenario, device, series, status, max_abs, max_rel, max_ulp, first, tolerance, detail;
+};
+
+struct VerifyOptions {
+  std::vector<std::string> scenarios;
+  std::string device = "all";
+  fs::path golden_dir;
+  std::string report;
+};
+
+int cmd_verify(const VerifyOptions& o) {
+  const auto defs = resolve_scenarios(o.scenarios);
+  const auto devices = resolve_devices(o.device);
+  std::vector<Row> rows;
+  std::vector<std::string> fingerprint_notes;
+  nlohmann::json report = nlohmann::json::array();
+  bool bad_input = false, mismatch = false;
+  const size_t total = defs.size() * devices.size();
+  size_t k = 0;
+  const auto t_all = std::chrono::steady_clock::now();
+
+  for (const auto& def : defs) {
+    std::optional<GoldenFile> golden;
+    std::string golden_error;
+    try {
+      golden = read_golden(golden_path(o.golden_dir, def.name));
+    } catch (const BadInput& e) {
+      golden_error = e.what();
+    }
+    for (const auto& dev : devices) {
+      ++k;
+      fmt::print(stderr, "[{}/{}] {} on {} ... ", k, total, def.name, dev);
+      const auto t0 = std::chrono::steady_clock::now();
+      auto add_row = [&](std::string series, std::string status, std::string detail) {
+        rows.push_back({def.name, dev, std::move(series), std::move(status), "", "", "", "", "", std::move(detail)});
+      };
+      if (!golden) {
+        fmt::print(stderr, "BAD INPUT\n");
+        add_row("(golden)", "BAD INPUT", golden_error);
+        bad_input = true;
+        continue;
+      }
+      auto g = golden->devices.find(dev);
+      if (g == golden->devices.end()) {
+        fmt::print(stderr, "BAD INPUT\n");
+        add_row("(golden)", "BAD INPUT",
+                fmt::format("{}: no /{} group (run `trainproof regen {} --device {}` on such a machine)",
+                            golden_path(o.golden_dir, def.name).string(), dev, def.name, dev));
+        bad_input = true;
+        continue;
+      }
+      Trace observed;
+      try {
+        observed = run_scenario(def, c10::Device(dev), /*echo=*/false);
+      } catch (const Skipped& s) {
+        fmt::print(stderr, "skipped ({})\n", s.what());
+        add_row("(all)", "skipped", s.what());
+        continue;
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "ERROR\n");
+        add_row("(run)", "ERROR", e.what());
+        mismatch = true;
+        continue;
+      }
+      const auto diffs = fingerprint_diff(g->second.fingerprint, current_fingerprint(c10::Device(dev)));
+      const bool cross = is_cross_environment(diffs);
+      for (const auto& d : diffs)
+        fingerprint_notes.push_back(fmt::format("  {}/{}: {}: golden {} | here {}", def.name, dev, d.field, d.golden, d.current));
+      bool ok = true;
+      for (const auto& c : compare_traces(g->second.trace, observed, cross)) {
+        ok = ok && c.passed();
+        rows.push_back({def.name, dev, c.series, std::string(verdict_name(c.verdict)), fmt_err(c.max_abs),
+                        fmt_err(c.max_rel), c.max_ulp ? std::to_string(c.max_ulp) : "0",
+                        c.first_divergence >= 0 ? std::to_string(c.first_divergence) : "-",
+                        c.tolerance + (cross ? " [cross]" : ""), c.detail});
+        report.push_back({{"scenario", def.name}, {"device", dev}, {"series", c.series},
+                          {"status", verdict_name(c.verdict)}, {"max_abs", c.max_abs}, {"max_rel", c.max_rel},
+                          {"max_ulp", c.max_ulp}, {"first_divergence", c.first_divergence},
+                          {"tolerance", c.tolerance}, {"cross_environment", cross}, {"detail", c.detail}});
+      }
+      for (const auto& inv : observed.invariants) {
+        ok = ok && inv.held;
+        rows.push_back({def.name, dev, "invariant: " + inv.name, inv.held ? "pass" : "BROKEN", "", "", "", "", "",
+                        inv.detail});
+        report.push_back({{"scenario", def.name}, {"device", dev}, {"invariant", inv.name},
+                          {"status", inv.held ? "pass" : "BROKEN"}, {"detail", inv.detail}});
+      }
+      mismatch = mismatch || !ok;
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      fmt::print(stderr, "{} ({:.2f} s)\n", ok ? "ok" : "MISMATCH", secs);
+    }
+  }
+
+  fmt::print("\n{:<20} {:<5} {:<28} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", "scenario", "dev", "series", "status",
+             "max abs", "max rel", "ulp", "first", "tolerance");
+  for (const auto& r : rows) {
+    fmt::print("{:<20} {:<5} {:<28} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", r.scenario, r.device, r.series, r.status,
+               r.max_abs, r.max_rel, r.max_ulp, r.first, r.tolerance);
+    if (r.status != "pass" && !r.detail.empty()) fmt::print("    -> {}\n", r.detail);
+  }
+  if (!fingerprint_notes.empty()) {
+    fmt::print("\nfingerprint fields that differ from the golden's (cross-environment tolerances apply):\n");
+    for (const auto& n : fingerprint_notes) fmt::print("{}\n", n);
+  }
+  size_t failed = 0;
+  for (const auto& r : rows) failed += (r.status != "pass" && r.status != "skipped");
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
+  fmt::print("\nverify: {} checks, {} not passing, {:.1f} s\n", rows.size(), failed, secs);
+  if (!o.report.empty()) {
+    std::ofstream(o.report) << report.dump(2) << '\n';
+  }
+  if (bad_input) return kExitBadInput;
+  return mismatch ? kExitMismatch : kExitOk;
+}
+
+// ---- regen ------------------------------------------------------------------------------
+
+struct RegenOptions {
+  std::vector<std::string> scenarios;
+  std::string device = "all";
+  fs::path golden_dir;
+  bool dry_run = false;
+};
+
+void describe_changes(const Trace* old_trace, const Trace& fresh) {
+  for (const auto& s : fresh.series) {
+    const Series* old = old_trace ? old_trace->find(s.name) : nullptr;
+    if (!old) {
+      fmt::print("    {:<28} new ({} values, {})\n", s.name, s.size(), dtype_name(s.produced));
+      continue;
+    }
+    const auto c = compare_series_with(*old, s, Tolerance::exact());
+    if (c.passed()) {
+      fmt::print("    {:<28} unchanged\n", s.name);
+    } else if (c.verdict == Verdict::kFail) {
+      fmt::print("    {:<28} changed: {} of {} values, max abs {}, max rel {}, max ulp {}, first at [{}]: {:.9g} -> {:.9g}\n",
+                 s.name, c.divergent, c.golden_size, fmt_err(c.max_abs), fmt_err(c.max_rel), c.max_ulp,
+                 c.first_divergence, c.golden_value, c.observed_value);
+    } else {
+      fmt::print("    {:<28} changed: {}\n", s.name, c.detail);
+    }
+  }
+  if (old_trace)
+    for (const auto& s : old_trace->series)
+      if (!fresh.find(s.name)) fmt::print("    {:<28} removed\n", s.name);
+}
+
+int cmd_regen(const RegenOptions& o) {
+  const auto defs = resolve_scenarios(o.scenarios);
+  const auto devices = resolve_devices(o.device);
+  std::error_code ec;
+  if (!o.dry_run) fs::create_directories(o.golden_dir, ec);
+  for (const auto& def : defs) {
+    const fs::path path = golden_path(o.golden_dir, def.name);
+    GoldenFile g;
+    bool had_old = false;
+    if (fs::exists(path)) {
+      try {
+        g = read_golden(path);
+        had_old = true;
+      } catch (const BadInput& e) {
+        fmt::print(stderr, "note: the old golden is unreadable and will be replaced: {}\n", e.what());
+      }
+    }
+    GoldenFile fresh = had_old ? g : GoldenFile{};
+    fresh.scenario = def.name;
+    fresh.trainproof_version = kTrainproofVersion;
+    fresh.created_utc = utc_now();
+    fresh.schema_version = kGoldenSchemaVersion;
+    bool changed_any = false;
+    for (const auto& dev : devices) {
+      fmt::print("{} on {}:\n", def.name, dev);
+      Trace t;
+      try {
+        t = run_scenario(def, c10::Device(dev), /*echo=*/false);
+      } catch (const Skipped& s) {
+        fmt::print("    skipped ({}); the golden's /{} group is left as it was\n", s.what(), dev);
+        continue;
+      }
+      for (const auto& inv : t.invariants)
+        if (!inv.held) fmt::print(stderr, "warning: {} on {}: invariant broken: {}: {}\n", def.name, dev, inv.name, inv.detail);
+      auto old = had_old ? g.devices.find(dev) : g.devices.end();
+      describe_changes(old != g.devices.end() ? &old->second.trace : nullptr, t);
+      t.invariants.clear();
+      fresh.devices[dev] = DeviceGolden{current_fingerprint(c10::Device(dev)), std::move(t)};
+      changed_any = true;
+    }
+    if (!changed_any) continue;
+    if (o.dry_run) {
+      fmt::print("    (dry run: {} not written)\n", path.string());
+    } else {
+      write_golden(path, fresh);
+      fmt::print("    wrote {}\n", path.string());
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv) {
+  CLI::App app{"trainproof: proves a LibTorch training loop does what the best-practice documents say"};
+  app.require_subcommand(1);
+  fs::path golden_dir = TRAINPROOF_DEFAULT_GOLDEN_DIR;
+  if (const char* env = std::getenv("TRAINPROOF_GOLDEN_DIR")) golden_dir = env;
+
+  auto* list = app.add_subcommand("list", "Scenarios, devices available, golden status");
+  list->add_option("--golden", golden_dir, "Folder of golden .h5 files");
+
+  std::string run_scenario_name, run_device = "cpu";
+  auto* run = app.add_subcommand("run", "Run one scenario and print its document-style output");
+  run->add_option("scenario", run_scenario_name, "Scenario name")->required();
+  run->add_option("--device", run_device, "cpu, cuda or all")->capture_default_str();
+
+  VerifyOptions vo;
+  auto* verify = app.add_subcommand("verify", "Run scenarios and compare their traces with the goldens");
+  verify->add_option("scenarios", vo.scenarios, "Scenario names (default: all)");
+  verify->add_option("--device", vo.device, "cpu, cuda or all (the devices present)")->capture_default_str();
+  verify->add_option("--golden", golden_dir, "Folder of golden .h5 files");
+  verify->add_option("--report", vo.report, "Write the results as JSON to this file");
+
+  RegenOptions ro;
+  auto* regen = app.add_subcommand("regen", "Regenerate goldens deliberately, printing what changed");
+  regen->add_option("scenarios", ro.scenarios, "Scenario names (default: all)");
+  regen->add_option("--device", ro.device, "cpu, cuda or all (the devices present)")->capture_default_str();
+  regen->add_option("--golden", golden_dir, "Folder of golden .h5 files");
+  regen->add_flag("--dry-run", ro.dry_run, "Show what would change without writing");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);  // prints the message
+    return kExitBadInput;
+  }
+
+  try {
+    if (*list) return cmd_list(golden_dir);
+    if (*run) return cmd_run(run_scenario_name, run_device);
+    if (*verify) {
+      vo.golden_dir = golden_dir;
+      return cmd_verify(vo);
+    }
+    if (*regen) {
+      ro.golden_dir = golden_dir;
+      return cmd_regen(ro);
+    }
+  } catch (const BadInput& e) {
+    fmt::print(stderr, "trainproof: error: {}\n", e.what());
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "trainproof: internal error: {}\n", e.what());
+    return kExitMismatch;
+  }
+  return kExitBadInput;
+}
+
+}  // namespace trainproof

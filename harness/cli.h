@@ -1,0 +1,10 @@
+// The `trainproof` command line: list, run, verify, regen, lr-curve. A training
+// repository that registers its own scenarios links this and calls it from main().
+#pragma once
+
+namespace trainproof {
+
+// Returns the process exit code: 0 all pass, 1 mismatch or broken invariant, 2 bad input.
+int cli_main(int argc, char** argv);
+
+}  // namespace trainproof

@@ -1,0 +1,25 @@
+// Errors that carry the exit code the CLI turns them into (the h5diff convention):
+// 0 all pass, 1 mismatch or broken invariant, 2 bad input.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace trainproof {
+
+enum ExitCode : int { kExitOk = 0, kExitMismatch = 1, kExitBadInput = 2 };
+
+// Bad input: a missing, corrupt or malformed golden or checkpoint, an unknown
+// scenario, a bad flag. The message names the file (and group/dataset) and the problem.
+class BadInput : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A scenario that cannot run on a device says so with a reason; it is not a failure.
+class Skipped : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace trainproof

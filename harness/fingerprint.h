@@ -1,0 +1,26 @@
+// The environment fingerprint stored in every golden: LibTorch, compiler, CPU model and
+// ISA, threads, GPU/CUDA/cuDNN, determinism flags. verify prints the fields that differ.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <c10/core/Device.h>
+
+namespace trainproof {
+
+extern const char* const kTrainproofVersion;
+
+// JSON object text describing this process's environment for `device`.
+std::string current_fingerprint(c10::Device device);
+
+struct FingerprintDiff {
+  std::string field, golden, current;
+};
+// Fields whose values differ (missing on one side counts as different).
+std::vector<FingerprintDiff> fingerprint_diff(const std::string& golden_json, const std::string& current_json);
+// A golden made in another environment is compared with the cross-environment
+// tolerance. Every field can change kernel choice or summation order except these.
+bool is_cross_environment(const std::vector<FingerprintDiff>& diffs);
+
+}  // namespace trainproof

@@ -1,0 +1,41 @@
+// Golden traces in HDF5, schema version 1 (README "Golden file format"):
+//   /                 attrs schema_version, scenario, trainproof_version, created_utc
+//   /<device>/        attrs fingerprint (JSON), output (the printed lines)
+//   /<device>/<name>  1-D dataset; attrs dtype_produced, tolerance, tolerance_cross, unit
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "harness/trace.h"
+
+namespace trainproof {
+
+inline constexpr int64_t kGoldenSchemaVersion = 1;
+// Validation limits, checked before anything sized from the file is allocated.
+inline constexpr uint64_t kMaxGoldenFileBytes = uint64_t{4} << 30;
+inline constexpr uint64_t kMaxSeriesLength = uint64_t{1} << 28;
+
+struct DeviceGolden {
+  std::string fingerprint;  // JSON text
+  Trace trace;              // series and output; invariants are not stored
+};
+
+struct GoldenFile {
+  int64_t schema_version = kGoldenSchemaVersion;
+  std::string scenario;
+  std::string trainproof_version;
+  std::string created_utc;
+  std::map<std::string, DeviceGolden> devices;  // "cpu", "cuda"
+};
+
+// Reads and validates the whole file. Throws BadInput naming the file, the group or
+// dataset, and the problem (missing, not HDF5, truncated, wrong schema, bad dtype, ...).
+GoldenFile read_golden(const std::filesystem::path& path);
+
+// Writes atomically: an interrupted write leaves any previous file intact.
+void write_golden(const std::filesystem::path& path, const GoldenFile& golden);
+
+}  // namespace trainproof

@@ -1,0 +1,48 @@
+// The scenario registry and the runner.
+#include "harness/scenario.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include <torch/cuda.h>
+
+namespace trainproof {
+
+void RunContext::line(const std::string& text) {
+  output_ += text;
+  output_ += '\n';
+  if (echo_) std::cout << text << std::endl;
+}
+
+Registry& Registry::instance() {
+  static Registry r;
+  return r;
+}
+
+bool Registry::add(ScenarioDef def) {
+  if (find(def.name)) throw std::logic_error("scenario registered twice: " + def.name);
+  defs_.push_back(std::move(def));
+  return true;
+}
+
+const ScenarioDef* Registry::find(const std::string& name) const {
+  for (const auto& d : defs_)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+std::vector<ScenarioDef> Registry::all() const {
+  std::vector<ScenarioDef> out = defs_;
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return out;
+}
+
+Trace run_scenario(const ScenarioDef& def, c10::Device device, bool echo) {
+  if (device.is_cuda() && !torch::cuda::is_available()) throw Skipped("CUDA not available");
+  RunContext ctx(device, echo);
+  Trace t = def.fn(ctx);
+  t.output = ctx.output();
+  return t;
+}
+
+}  // namespace trainproof

@@ -1,0 +1,27 @@
+// Document: "Practice" p1. What each dtype makes of 1 + 0.001 and 1000 + 1.
+#include <torch/torch.h>
+
+#include "harness/scenario.h"
+#include "harness/tensors.h"
+
+namespace trainproof {
+
+TRAINPROOF_SCENARIO(precision_table, "Practice p1: 1 + 0.001 and 1000 + 1 per dtype") {
+  const auto on = torch::TensorOptions().device(ctx.device());
+  Trace t;
+  for (const auto dt : {torch::kFloat, torch::kHalf, torch::kBFloat16}) {
+    const auto one = torch::tensor(1.0, on.dtype(dt));
+    const auto a = one + 0.001;  // a Python scalar does not promote the tensor's dtype
+    const auto b = torch::tensor(1000.0, on.dtype(dt)) + 1;
+    ctx.print("{:15s} 1 + 0.001 = {:.6f}   1000 + 1 = {:.1f}", py_dtype(dt), a.item<double>(), b.item<double>());
+    record(t, "one_plus_0.001_" + std::string(dtype_name(dtype_of(dt))), a);
+    record(t, "1000_plus_1_" + std::string(dtype_name(dtype_of(dt))), b);
+    if (dt == torch::kBFloat16) {
+      t.check("bf16: 1 + 0.001 == 1", a.item<double>() == 1.0, fmt::format("{:.6f}", a.item<double>()));
+      t.check("bf16: 1000 + 1 == 1000", b.item<double>() == 1000.0, fmt::format("{:.1f}", b.item<double>()));
+    }
+  }
+  return t;
+}
+
+}  // namespace trainproof
