@@ -7,6 +7,7 @@ function(trainproof_cc_test)
   add_executable(${T_NAME} ${T_SRCS})
   target_link_libraries(${T_NAME} PRIVATE trainproof::harness GTest::gtest GTest::gtest_main ${T_DEPS})
   target_compile_options(${T_NAME} PRIVATE -Wall -Wextra)
+  add_dependencies(${T_NAME} trainproof)  # CLI tests run the binary
   if(T_TORCH AND TRAINPROOF_USE_PCH)
     target_precompile_headers(${T_NAME} REUSE_FROM trainproof_harness)
   endif()

@@ -84,7 +84,7 @@ void Checkpoint::put(const std::string& key, const torch::Tensor& t) {
   entries_[key] = t.detach().to(torch::kCPU).contiguous().clone();
 }
 
-const Checkpoint::Value& Checkpoint::get(const std::string& key, const char* kind) const {
+const Checkpoint::Value& Checkpoint::get(const std::string& key) const {
   auto it = entries_.find(key);
   if (it == entries_.end()) throw BadInput(fmt::format("{}: checkpoint has no entry '{}'", source_, key));
   return it->second;
@@ -92,7 +92,7 @@ const Checkpoint::Value& Checkpoint::get(const std::string& key, const char* kin
 
 #define TRAINPROOF_CHECKPOINT_GETTER(RET, NAME, TYPE, KIND)                                                  \
   RET Checkpoint::NAME(const std::string& key) const {                                                      \
-    const auto* v = std::get_if<TYPE>(&get(key, KIND));                                                     \
+    const auto* v = std::get_if<TYPE>(&get(key));                                                     \
     if (!v) throw BadInput(fmt::format("{}: checkpoint entry '{}' is not {}", source_, key, KIND));       \
     return *v;                                                                                              \
   }
@@ -242,10 +242,45 @@ void for_each_param(torch::optim::Optimizer& opt, F f) {
 }
 }  // namespace
 
+namespace {
+// Each group's hyperparameters, as Python's optimizer.state_dict()["param_groups"] holds
+// them: schedulers change more than lr (OneCycleLR cycles beta1 or momentum).
+template <class Options>
+bool group_options(Checkpoint* save, const Checkpoint* load, const std::string& key, torch::optim::OptimizerOptions& o) {
+  auto* opts = dynamic_cast<Options*>(&o);
+  if (!opts) return false;
+  auto real = [&](const char* name, auto get, auto set) {
+    if (save) save->put(key + "/" + name, static_cast<double>(get()));
+    if (load) set(load->real(key + "/" + name));
+  };
+  real("lr", [&] { return opts->lr(); }, [&](double v) { opts->lr(v); });
+  real("weight_decay", [&] { return opts->weight_decay(); }, [&](double v) { opts->weight_decay(v); });
+  if constexpr (std::is_same_v<Options, torch::optim::SGDOptions>) {
+    real("momentum", [&] { return opts->momentum(); }, [&](double v) { opts->momentum(v); });
+    real("dampening", [&] { return opts->dampening(); }, [&](double v) { opts->dampening(v); });
+  } else {
+    real("beta1", [&] { return std::get<0>(opts->betas()); },
+         [&](double v) { opts->betas(std::make_tuple(v, std::get<1>(opts->betas()))); });
+    real("beta2", [&] { return std::get<1>(opts->betas()); },
+         [&](double v) { opts->betas(std::make_tuple(std::get<0>(opts->betas()), v)); });
+    real("eps", [&] { return opts->eps(); }, [&](double v) { opts->eps(v); });
+  }
+  return true;
+}
+
+void transfer_group(Checkpoint* save, const Checkpoint* load, const std::string& key, torch::optim::OptimizerOptions& o) {
+  if (!group_options<torch::optim::AdamWOptions>(save, load, key, o) &&
+      !group_options<torch::optim::AdamOptions>(save, load, key, o) &&
+      !group_options<torch::optim::SGDOptions>(save, load, key, o))
+    throw std::invalid_argument("checkpoint: unsupported optimizer (SGD, Adam and AdamW are supported)");
+}
+}  // namespace
+
 void save_optimizer(Checkpoint& ck, const std::string& prefix, torch::optim::Optimizer& opt) {
   auto& groups = opt.param_groups();
   ck.put(prefix + "/groups", static_cast<int64_t>(groups.size()));
-  for (size_t g = 0; g < groups.size(); ++g) ck.put(fmt::format("{}/group{}/lr", prefix, g), groups[g].options().get_lr());
+  for (size_t g = 0; g < groups.size(); ++g)
+    transfer_group(&ck, nullptr, fmt::format("{}/group{}", prefix, g), groups[g].options());
   for_each_param(opt, [&](size_t g, size_t i, const torch::Tensor& p) {
     auto it = opt.state().find(p.unsafeGetTensorImpl());
     if (it == opt.state().end()) return;
@@ -274,7 +309,8 @@ void load_optimizer(const Checkpoint& ck, const std::string& prefix, torch::opti
   const int64_t n = ck.integer(prefix + "/groups");
   if (n != static_cast<int64_t>(groups.size()))
     throw BadInput(fmt::format("{}: optimizer has {} parameter groups, checkpoint {}", ck.source(), groups.size(), n));
-  for (size_t g = 0; g < groups.size(); ++g) groups[g].options().set_lr(ck.real(fmt::format("{}/group{}/lr", prefix, g)));
+  for (size_t g = 0; g < groups.size(); ++g)
+    transfer_group(nullptr, &ck, fmt::format("{}/group{}", prefix, g), groups[g].options());
   auto as_param = [](const torch::Tensor& saved, const torch::Tensor& p) { return saved.to(p.device()).clone(); };
   for_each_param(opt, [&](size_t g, size_t i, const torch::Tensor& p) {
     const std::string key = fmt::format("{}/state/{}.{}", prefix, g, i);
@@ -318,18 +354,21 @@ void save_rng(Checkpoint& ck, const std::string& prefix) {
 }
 
 void load_rng(const Checkpoint& ck, const std::string& prefix) {
-  auto gen = at::detail::getDefaultCPUGenerator();
-  {
+  // A malformed state tensor makes LibTorch throw; report it as a damaged checkpoint.
+  auto set_state = [&](at::Generator gen, const std::string& key) {
     std::lock_guard<std::mutex> lock(gen.mutex());
-    gen.set_state(ck.tensor(prefix + "/cpu"));
-  }
+    try {
+      gen.set_state(ck.tensor(key));
+    } catch (const c10::Error& e) {
+      throw BadInput(fmt::format("{}: entry '{}' is not a valid generator state: {}", ck.source(), key, e.what_without_backtrace()));
+    }
+  };
+  set_state(at::detail::getDefaultCPUGenerator(), prefix + "/cpu");
   const int64_t saved = ck.integer(prefix + "/cuda_devices");
   const int64_t n = torch::cuda::is_available() ? static_cast<int64_t>(torch::cuda::device_count()) : 0;
-  for (int64_t i = 0; i < std::min(saved, n); ++i) {
-    auto g = at::globalContext().defaultGenerator(c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(i)));
-    std::lock_guard<std::mutex> lock(g.mutex());
-    g.set_state(ck.tensor(fmt::format("{}/cuda{}", prefix, i)));
-  }
+  for (int64_t i = 0; i < std::min(saved, n); ++i)
+    set_state(at::globalContext().defaultGenerator(c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(i))),
+              fmt::format("{}/cuda{}", prefix, i));
 }
 
 }  // namespace trainproof

@@ -44,7 +44,7 @@ class Checkpoint {
   const std::string& source() const { return source_; }
 
  private:
-  const Value& get(const std::string& key, const char* kind) const;
+  const Value& get(const std::string& key) const;
   std::map<std::string, Value> entries_;
   std::string source_ = "(in memory)";
 };
@@ -52,7 +52,8 @@ class Checkpoint {
 // State of the pieces a training loop must checkpoint to resume exactly.
 void save_module(Checkpoint& ck, const std::string& prefix, const torch::nn::Module& m);
 void load_module(const Checkpoint& ck, const std::string& prefix, torch::nn::Module& m);
-// SGD, Adam and AdamW: per-parameter state (step, moments, momentum) and each group's lr.
+// SGD, Adam and AdamW: per-parameter state (step, moments, momentum) and each group's
+// hyperparameters (lr, betas or momentum, eps, weight decay).
 void save_optimizer(Checkpoint& ck, const std::string& prefix, torch::optim::Optimizer& opt);
 void load_optimizer(const Checkpoint& ck, const std::string& prefix, torch::optim::Optimizer& opt);
 // The default CPU generator, and each CUDA device's when CUDA is present.

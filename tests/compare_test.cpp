@@ -1,0 +1,96 @@
+// The comparator: verdicts, error statistics and the first divergent index.
+#include <cmath>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "harness/compare.h"
+
+namespace trainproof {
+namespace {
+
+Series f32(std::string name, std::vector<double> v, Tolerance tol = {}) {
+  Trace t;
+  return t.add(std::move(name), DType::kFloat32, std::move(v), tol);
+}
+
+TEST(CompareTest, EqualSeriesPass) {
+  const auto c = compare_series(f32("x", {1, 2, 3}), f32("x", {1, 2, 3}), false);
+  EXPECT_TRUE(c.passed());
+  EXPECT_EQ(c.first_divergence, -1);
+  EXPECT_EQ(c.max_abs, 0);
+}
+
+TEST(CompareTest, ReportsFirstDivergenceAndErrors) {
+  const auto c = compare_series(f32("x", {1, 2, 3, 4}), f32("x", {1, 2, 3.5, 5}), false);
+  EXPECT_EQ(c.verdict, Verdict::kFail);
+  EXPECT_EQ(c.first_divergence, 2);
+  EXPECT_EQ(c.divergent, 2u);
+  EXPECT_DOUBLE_EQ(c.max_abs, 1.0);
+  EXPECT_DOUBLE_EQ(c.max_rel, 0.25);
+  EXPECT_DOUBLE_EQ(c.golden_value, 3);
+  EXPECT_DOUBLE_EQ(c.observed_value, 3.5);
+  EXPECT_NE(c.detail.find("first at [2]"), std::string::npos) << c.detail;
+}
+
+TEST(CompareTest, UsesTheObservedSeriesTolerance) {
+  const Series g = f32("x", {1.0});
+  EXPECT_TRUE(compare_series(g, f32("x", {1.0005}, Tolerance::abs(1e-3)), false).passed());
+  EXPECT_FALSE(compare_series(g, f32("x", {1.0005}, Tolerance::exact()), false).passed());
+}
+
+TEST(CompareTest, CrossEnvironmentUsesTheLooserPolicy) {
+  Series o = f32("x", {1.0005});
+  o.cross = Tolerance::abs(1e-3);
+  EXPECT_FALSE(compare_series(f32("x", {1.0}), o, /*cross=*/false).passed());
+  EXPECT_TRUE(compare_series(f32("x", {1.0}), o, /*cross=*/true).passed());
+}
+
+TEST(CompareTest, LengthMismatchFailsAtTheFirstMissingIndex) {
+  const auto c = compare_series(f32("x", {1, 2, 3}), f32("x", {1, 2}), false);
+  EXPECT_EQ(c.verdict, Verdict::kLengthMismatch);
+  EXPECT_EQ(c.first_divergence, 2);
+}
+
+TEST(CompareTest, NanFailsUnlessExpected) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(compare_series(f32("x", {nan}), f32("x", {nan}), false).passed());
+  EXPECT_TRUE(compare_series(f32("x", {nan}), f32("x", {nan}, Tolerance::exact().nan_ok()), false).passed());
+  const auto c = compare_series(f32("x", {1.0}), f32("x", {nan}, Tolerance::abs(1.0)), false);
+  EXPECT_FALSE(c.passed());
+  EXPECT_TRUE(std::isinf(c.max_abs));
+}
+
+TEST(CompareTest, ProducedDTypeMustMatch) {
+  Trace t;
+  const Series g = t.add("logits", DType::kBFloat16, {1.0});
+  const Series o = t.add("logits2", DType::kFloat16, {1.0});
+  const auto c = compare_series(g, o, false);
+  EXPECT_EQ(c.verdict, Verdict::kDTypeMismatch);
+  EXPECT_NE(c.detail.find("bfloat16"), std::string::npos);
+}
+
+TEST(CompareTest, IntegerSeriesCompareExactly) {
+  Trace t;
+  const Series g = t.add_ints("h", DType::kInt64, {std::numeric_limits<int64_t>::max()});
+  const Series o = t.add_ints("h2", DType::kInt64, {std::numeric_limits<int64_t>::max() - 1});
+  EXPECT_FALSE(compare_series(g, o, false).passed()) << "must not lose precision through double";
+}
+
+TEST(CompareTest, MissingAndNewSeriesAreReported) {
+  Trace golden, observed;
+  golden.add("a", DType::kFloat32, {1});
+  golden.add("b", DType::kFloat32, {1});
+  observed.add("a", DType::kFloat32, {1});
+  observed.add("c", DType::kFloat32, {1});
+  const auto r = compare_traces(golden, observed, false);
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0].verdict, Verdict::kPass);
+  EXPECT_EQ(r[1].verdict, Verdict::kMissingSeries);
+  EXPECT_EQ(r[1].series, "b");
+  EXPECT_EQ(r[2].verdict, Verdict::kNewSeries);
+  EXPECT_EQ(r[2].series, "c");
+}
+
+}  // namespace
+}  // namespace trainproof

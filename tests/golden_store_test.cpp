@@ -1,0 +1,231 @@
+// The HDF5 golden store: bitwise round trips, atomic replacement, and a clear BadInput
+// (file, object, problem) for each kind of malformed file.
+#include <hdf5.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "harness/atomic_file.h"
+#include "harness/errors.h"
+#include "harness/golden_store.h"
+#include "harness/temp_dir.h"
+
+namespace trainproof {
+namespace {
+
+namespace fs = std::filesystem;
+
+GoldenFile sample() {
+  GoldenFile g;
+  g.scenario = "sample";
+  g.trainproof_version = "test";
+  g.created_utc = "2026-01-01T00:00:00Z";
+  Trace& t = g.devices["cpu"].trace;
+  g.devices["cpu"].fingerprint = R"({"cpu_isa":"avx2"})";
+  t.output = "line one\nline two\n";
+  const double tiny = std::numeric_limits<float>::denorm_min();
+  t.add("f64", DType::kFloat64, {0.1, -0.0, 1e-310, std::numeric_limits<double>::max(), INFINITY});
+  t.add("f32", DType::kFloat32, {0.1f, -0.0f, tiny, -INFINITY}, Tolerance::ulp(2), "loss");
+  t.add("f16", DType::kFloat16, {0.0007, 65504.0, std::ldexp(1.0, -24)}, Tolerance::abs(1e-3));
+  t.add("bf16", DType::kBFloat16, {1.0012e-08, 3.3895313892515355e+38}, Tolerance::rel(1e-2) | Tolerance::abs(1e-9));
+  t.add_ints("i64", DType::kInt64, {std::numeric_limits<int64_t>::min(), -1, 0, std::numeric_limits<int64_t>::max()});
+  t.add_ints("i32", DType::kInt32, {-7, 7});
+  t.add_ints("flags", DType::kBool, {0, 1});
+  t.add("empty", DType::kFloat32, {});
+  auto& c = t.add("cross", DType::kFloat32, {1.0f});
+  c.cross = Tolerance::any();
+  // float16/bfloat16 values must be exact in their dtype: round them as the store would.
+  for (auto& s : t.series)
+    if (s.produced == DType::kFloat16 || s.produced == DType::kBFloat16 || s.produced == DType::kFloat32)
+      for (double& v : s.values) v = static_cast<float>(v);
+  return g;
+}
+
+void expect_bitwise_equal(const Series& a, const Series& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.produced, b.produced) << a.name;
+  EXPECT_EQ(a.tolerance.str(), b.tolerance.str()) << a.name;
+  EXPECT_EQ(a.cross.str(), b.cross.str()) << a.name;
+  EXPECT_EQ(a.unit, b.unit) << a.name;
+  EXPECT_EQ(a.ints, b.ints) << a.name;
+  ASSERT_EQ(a.values.size(), b.values.size()) << a.name;
+  for (size_t i = 0; i < a.values.size(); ++i)
+    EXPECT_EQ(std::memcmp(&a.values[i], &b.values[i], sizeof(double)), 0) << a.name << "[" << i << "]";
+}
+
+std::string bad_input_message(const fs::path& p) {
+  try {
+    read_golden(p);
+  } catch (const BadInput& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(GoldenStoreTest, RoundTripsEveryDTypeBitwiseInOrder) {
+  TempDir dir("golden");
+  const auto path = dir.path() / "sample.h5";
+  const GoldenFile g = sample();
+  write_golden(path, g);
+  const GoldenFile r = read_golden(path);
+  EXPECT_EQ(r.scenario, "sample");
+  EXPECT_EQ(r.schema_version, kGoldenSchemaVersion);
+  ASSERT_EQ(r.devices.count("cpu"), 1u);
+  EXPECT_EQ(r.devices.at("cpu").fingerprint, g.devices.at("cpu").fingerprint);
+  EXPECT_EQ(r.devices.at("cpu").trace.output, g.devices.at("cpu").trace.output);
+  const auto& a = g.devices.at("cpu").trace.series;
+  const auto& b = r.devices.at("cpu").trace.series;
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) expect_bitwise_equal(a[i], b[i]);  // also checks creation order
+}
+
+TEST(GoldenStoreTest, InterruptedWriteLeavesTheOldFileIntact) {
+  TempDir dir("golden");
+  const auto path = dir.path() / "sample.h5";
+  write_golden(path, sample());
+  GoldenFile changed = sample();
+  changed.scenario = "changed";
+  g_before_rename_hook = [](const fs::path&) { throw std::runtime_error("simulated crash"); };
+  EXPECT_THROW(write_golden(path, changed), std::runtime_error);
+  g_before_rename_hook = nullptr;
+  EXPECT_EQ(read_golden(path).scenario, "sample");
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++files;
+  EXPECT_EQ(files, 1u) << "the temp file must be removed";
+}
+
+TEST(GoldenStoreTest, MissingFileIsBadInput) {
+  TempDir dir("golden");
+  const std::string m = bad_input_message(dir.path() / "nope.h5");
+  EXPECT_NE(m.find("nope.h5"), std::string::npos) << m;
+  EXPECT_NE(m.find("not found"), std::string::npos) << m;
+}
+
+TEST(GoldenStoreTest, NonHdf5AndEmptyFilesAreBadInput) {
+  TempDir dir("golden");
+  std::ofstream(dir.path() / "text.h5") << "this is not HDF5\n";
+  std::ofstream(dir.path() / "empty.h5");
+  for (const char* name : {"text.h5", "empty.h5"}) {
+    const std::string m = bad_input_message(dir.path() / name);
+    EXPECT_NE(m.find(name), std::string::npos) << m;
+    EXPECT_NE(m.find("not an HDF5 file"), std::string::npos) << m;
+  }
+}
+
+TEST(GoldenStoreTest, EveryTruncationIsBadInputNeverACrash) {
+  TempDir dir("golden");
+  const auto path = dir.path() / "sample.h5";
+  write_golden(path, sample());
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  const auto cut = dir.path() / "cut.h5";
+  for (size_t len = 0; len < bytes.size(); len += std::max<size_t>(1, bytes.size() / 97)) {
+    std::ofstream(cut, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(len));
+    const std::string m = bad_input_message(cut);
+    EXPECT_NE(m.find("cut.h5"), std::string::npos) << "length " << len << ": " << m;
+  }
+}
+
+// Builds deliberately malformed files with the raw HDF5 API.
+class MalformedGolden : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    path_ = dir_.path() / "bad.h5";
+    write_golden(path_, sample());
+    file_ = H5Fopen(path_.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(file_, 0);
+  }
+  std::string close_and_read() {
+    H5Fclose(file_);
+    return bad_input_message(path_);
+  }
+  void set_string_attr(hid_t obj, const char* name, const char* value) {
+    H5Adelete(obj, name);
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(attr, type, &value);
+    H5Aclose(attr);
+    H5Sclose(space);
+    H5Tclose(type);
+  }
+  TempDir dir_{"golden"};
+  fs::path path_;
+  hid_t file_ = -1;
+};
+
+TEST_F(MalformedGolden, WrongSchemaVersion) {
+  int64_t v = 99;
+  hid_t attr = H5Aopen(file_, "schema_version", H5P_DEFAULT);
+  H5Awrite(attr, H5T_NATIVE_INT64, &v);
+  H5Aclose(attr);
+  const std::string m = close_and_read();
+  EXPECT_NE(m.find("schema_version 99"), std::string::npos) << m;
+}
+
+TEST_F(MalformedGolden, MissingRootAttribute) {
+  H5Adelete(file_, "scenario");
+  const std::string m = close_and_read();
+  EXPECT_NE(m.find("missing attribute 'scenario'"), std::string::npos) << m;
+}
+
+TEST_F(MalformedGolden, UnknownDeviceGroup) {
+  H5Gclose(H5Gcreate2(file_, "tpu", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  const std::string m = close_and_read();
+  EXPECT_NE(m.find("group /tpu"), std::string::npos) << m;
+}
+
+TEST_F(MalformedGolden, UnknownDType) {
+  hid_t ds = H5Dopen2(file_, "cpu/f32", H5P_DEFAULT);
+  set_string_attr(ds, "dtype_produced", "float8");
+  H5Dclose(ds);
+  const std::string m = close_and_read();
+  EXPECT_NE(m.find("dataset /cpu/f32"), std::string::npos) << m;
+  EXPECT_NE(m.find("float8"), std::string::npos) << m;
+}
+
+TEST_F(MalformedGolden, StorageDisagreesWithDType) {
+  hid_t ds = H5Dopen2(file_, "cpu/f64", H5P_DEFAULT);
+  set_string_attr(ds, "dtype_produced", "int64");
+  H5Dclose(ds);
+  const std::string m = close_and_read();
+  EXPECT_NE(m.find("must be stored as int64"), std::string::npos) << m;
+}
+
+TEST_F(MalformedGolden, BadToleranceText) {
+  hid_t ds = H5Dopen2(file_, "cpu/f32", H5P_DEFAULT);
+  set_string_attr(ds, "tolerance", "roughly");
+  H5Dclose(ds);
+  const std::string m = close_and_read();
+  EXPECT_NE(m.find("roughly"), std::string::npos) << m;
+}
+
+TEST_F(MalformedGolden, TwoDimensionalDataset) {
+  hsize_t dims[2] = {2, 2};
+  hid_t space = H5Screate_simple(2, dims, nullptr);
+  hid_t ds = H5Dcreate2(file_, "cpu/matrix", H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  set_string_attr(ds, "dtype_produced", "float32");
+  set_string_attr(ds, "tolerance", "exact");
+  H5Dclose(ds);
+  H5Sclose(space);
+  const std::string m = close_and_read();
+  EXPECT_NE(m.find("/cpu/matrix"), std::string::npos) << m;
+  EXPECT_NE(m.find("1-D"), std::string::npos) << m;
+}
+
+TEST_F(MalformedGolden, FingerprintIsNotJson) {
+  hid_t g = H5Gopen2(file_, "cpu", H5P_DEFAULT);
+  set_string_attr(g, "fingerprint", "{not json");
+  H5Gclose(g);
+  const std::string m = close_and_read();
+  EXPECT_NE(m.find("fingerprint"), std::string::npos) << m;
+}
+
+}  // namespace
+}  // namespace trainproof
