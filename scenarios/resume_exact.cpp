@@ -7,6 +7,7 @@
 
 #include "harness/checkpoint.h"
 #include "harness/lr_scheduler.h"
+#include "harness/optim.h"
 #include "harness/scenario.h"
 #include "harness/tensors.h"
 #include "harness/temp_dir.h"
@@ -16,7 +17,7 @@ namespace {
 
 struct Run {
   torch::nn::Sequential model;
-  std::unique_ptr<torch::optim::AdamW> opt;
+  std::unique_ptr<AdamW> opt;
   std::unique_ptr<CosineAnnealingLR> sched;
 };
 
@@ -30,7 +31,7 @@ Run setup(torch::Device device, double dropout) {
   Run r{dropout > 0 ? torch::nn::Sequential(fc1, relu, torch::nn::Dropout(dropout), fc2)
                     : torch::nn::Sequential(fc1, relu, fc2), nullptr, nullptr};
   r.model->to(device);
-  r.opt = std::make_unique<torch::optim::AdamW>(r.model->parameters(), torch::optim::AdamWOptions(1e-2));
+  r.opt = std::make_unique<AdamW>(r.model->parameters(), torch::optim::AdamWOptions(1e-2));
   r.sched = std::make_unique<CosineAnnealingLR>(*r.opt, 10);
   return r;
 }

@@ -1,0 +1,51 @@
+// Document: "Mixed Precision: What autocast Changes". Under autocast the linear layers
+// produce low-precision logits (bfloat16 on CPU, float16 on CUDA), the loss stays float32,
+// and the weights and their gradients stay float32.
+#include <torch/torch.h>
+
+#include "harness/scenario.h"
+#include "harness/tensors.h"
+
+namespace trainproof {
+
+TRAINPROOF_SCENARIO(autocast_dtypes, "Mixed Precision: What autocast Changes") {
+  const auto device = ctx.device();
+  torch::manual_seed(0);  // the document draws unseeded data; only dtypes are printed
+  auto fc1 = torch::nn::Linear(256, 512);
+  auto relu = torch::nn::ReLU();
+  auto fc2 = torch::nn::Linear(512, 10);
+  torch::nn::Sequential model(fc1, relu, fc2);
+  model->to(device);
+  const auto x = torch::randn({64, 256}).to(device);
+  const auto y = torch::randint(0, 10, {64}).to(device);
+
+  torch::Tensor logits, loss;
+  {
+    AutocastGuard autocast(device.type(), ctx.amp_dtype());
+    logits = model->forward(x);
+    loss = torch::nn::functional::cross_entropy(logits, y);
+  }
+  ctx.print("weights: {}", py_dtype(fc1->weight.scalar_type()));
+  ctx.print("logits:  {}", py_dtype(logits.scalar_type()));
+  ctx.print("loss:    {}", py_dtype(loss.scalar_type()));
+  loss.backward();
+  ctx.print("grads:   {}", py_dtype(fc1->weight.grad().scalar_type()));
+
+  Trace t;
+  // The dtypes are the law and hold on any hardware: exact everywhere.
+  const std::vector<int64_t> codes = {
+      static_cast<int64_t>(dtype_of(fc1->weight.scalar_type())), static_cast<int64_t>(dtype_of(logits.scalar_type())),
+      static_cast<int64_t>(dtype_of(loss.scalar_type())), static_cast<int64_t>(dtype_of(fc1->weight.grad().scalar_type()))};
+  t.add_ints("dtype_codes_weights_logits_loss_grads", DType::kInt32, codes);
+  // The values depend on the low-precision matmul kernels, which differ between ISAs and
+  // GPUs: bitwise here, a few low-precision ulps (bf16 eps 2^-7) elsewhere.
+  record(t, "logits", logits).cross = Tolerance::abs(0.05) | Tolerance::rel(0.03);
+  record(t, "loss", loss).cross = Tolerance::rel(1e-2);
+  t.check("weights float32", fc1->weight.scalar_type() == torch::kFloat, py_dtype(fc1->weight.scalar_type()));
+  t.check("logits in the autocast dtype", logits.scalar_type() == ctx.amp_dtype(), py_dtype(logits.scalar_type()));
+  t.check("loss float32", loss.scalar_type() == torch::kFloat, py_dtype(loss.scalar_type()));
+  t.check("grads float32", fc1->weight.grad().scalar_type() == torch::kFloat, py_dtype(fc1->weight.grad().scalar_type()));
+  return t;
+}
+
+}  // namespace trainproof
