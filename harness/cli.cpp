@@ -133,7 +133,7 @@ struct VerifyOptions {
 int cmd_verify(const VerifyOptions& o) {
   const auto defs = resolve_scenarios(o.scenarios);
   const auto devices = resolve_devices(o.device);
-  std::vector<Row> rows;
+  std::vector<Row> rows, invariant_rows;
   std::vector<std::string> fingerprint_notes;
   nlohmann::json report = nlohmann::json::array();
   bool bad_input = false, mismatch = false;
@@ -202,8 +202,7 @@ int cmd_verify(const VerifyOptions& o) {
       }
       for (const auto& inv : observed.invariants) {
         ok = ok && inv.held;
-        rows.push_back({def.name, dev, "invariant: " + inv.name, inv.held ? "pass" : "BROKEN", "", "", "", "", "",
-                        inv.detail});
+        invariant_rows.push_back({def.name, dev, inv.name, inv.held ? "pass" : "BROKEN", "", "", "", "", "", inv.detail});
         report.push_back({{"scenario", def.name}, {"device", dev}, {"invariant", inv.name},
                           {"status", inv.held ? "pass" : "BROKEN"}, {"detail", inv.detail}});
       }
@@ -213,11 +212,18 @@ int cmd_verify(const VerifyOptions& o) {
     }
   }
 
-  fmt::print("\n{:<20} {:<5} {:<28} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", "scenario", "dev", "series", "status",
+  size_t wide = 6;  // the series column fits its longest name
+  for (const auto& r : rows) wide = std::max(wide, r.series.size());
+  fmt::print("\n{:<20} {:<5} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", "scenario", "dev", "series", wide, "status",
              "max abs", "max rel", "ulp", "first", "tolerance");
   for (const auto& r : rows) {
-    fmt::print("{:<20} {:<5} {:<28} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", r.scenario, r.device, r.series, r.status,
+    fmt::print("{:<20} {:<5} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", r.scenario, r.device, r.series, wide, r.status,
                r.max_abs, r.max_rel, r.max_ulp, r.first, r.tolerance);
+    if (r.status != "pass" && !r.detail.empty()) fmt::print("    -> {}\n", r.detail);
+  }
+  if (!invariant_rows.empty()) fmt::print("\n{:<20} {:<5} {:<9} {}\n", "scenario", "dev", "status", "invariant");
+  for (const auto& r : invariant_rows) {
+    fmt::print("{:<20} {:<5} {:<9} {}\n", r.scenario, r.device, r.status, r.series);
     if (r.status != "pass" && !r.detail.empty()) fmt::print("    -> {}\n", r.detail);
   }
   if (!fingerprint_notes.empty()) {
@@ -226,8 +232,9 @@ int cmd_verify(const VerifyOptions& o) {
   }
   size_t failed = 0;
   for (const auto& r : rows) failed += (r.status != "pass" && r.status != "skipped");
+  for (const auto& r : invariant_rows) failed += r.status != "pass";
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
-  fmt::print("\nverify: {} checks, {} not passing, {:.1f} s\n", rows.size(), failed, secs);
+  fmt::print("\nverify: {} checks, {} not passing, {:.1f} s\n", rows.size() + invariant_rows.size(), failed, secs);
   if (!o.report.empty()) {
     std::ofstream(o.report) << report.dump(2) << '\n';
   }
