@@ -123,6 +123,25 @@ struct Row {
   std::string scenario, device, series, status, max_abs, max_rel, max_ulp, first, tolerance, detail;
 };
 
+// The per-series table of verify and compare.
+void print_series_table(const std::vector<Row>& rows) {
+  size_t wide = 6;  // the series column fits its longest name
+  for (const auto& r : rows) wide = std::max(wide, r.series.size());
+  fmt::print("\n{:<20} {:<5} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", "scenario", "dev", "series", wide, "status",
+             "max abs", "max rel", "ulp", "first", "tolerance");
+  for (const auto& r : rows) {
+    fmt::print("{:<20} {:<5} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", r.scenario, r.device, r.series, wide, r.status,
+               r.max_abs, r.max_rel, r.max_ulp, r.first, r.tolerance);
+    if (r.status != "pass" && !r.detail.empty()) fmt::print("    -> {}\n", r.detail);
+  }
+}
+
+Row series_row(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross) {
+  return {scenario, dev, c.series, std::string(verdict_name(c.verdict)), fmt_err(c.max_abs), fmt_err(c.max_rel),
+          c.max_ulp ? std::to_string(c.max_ulp) : "0", c.first_divergence >= 0 ? std::to_string(c.first_divergence) : "-",
+          c.tolerance + (cross ? " [cross]" : ""), c.detail};
+}
+
 struct VerifyOptions {
   std::vector<std::string> scenarios;
   std::string device = "all";
@@ -191,10 +210,7 @@ int cmd_verify(const VerifyOptions& o) {
       bool ok = true;
       for (const auto& c : compare_traces(g->second.trace, observed, cross)) {
         ok = ok && c.passed();
-        rows.push_back({def.name, dev, c.series, std::string(verdict_name(c.verdict)), fmt_err(c.max_abs),
-                        fmt_err(c.max_rel), c.max_ulp ? std::to_string(c.max_ulp) : "0",
-                        c.first_divergence >= 0 ? std::to_string(c.first_divergence) : "-",
-                        c.tolerance + (cross ? " [cross]" : ""), c.detail});
+        rows.push_back(series_row(def.name, dev, c, cross));
         report.push_back({{"scenario", def.name}, {"device", dev}, {"series", c.series},
                           {"status", verdict_name(c.verdict)}, {"max_abs", c.max_abs}, {"max_rel", c.max_rel},
                           {"max_ulp", c.max_ulp}, {"first_divergence", c.first_divergence},
@@ -212,15 +228,7 @@ int cmd_verify(const VerifyOptions& o) {
     }
   }
 
-  size_t wide = 6;  // the series column fits its longest name
-  for (const auto& r : rows) wide = std::max(wide, r.series.size());
-  fmt::print("\n{:<20} {:<5} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", "scenario", "dev", "series", wide, "status",
-             "max abs", "max rel", "ulp", "first", "tolerance");
-  for (const auto& r : rows) {
-    fmt::print("{:<20} {:<5} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", r.scenario, r.device, r.series, wide, r.status,
-               r.max_abs, r.max_rel, r.max_ulp, r.first, r.tolerance);
-    if (r.status != "pass" && !r.detail.empty()) fmt::print("    -> {}\n", r.detail);
-  }
+  print_series_table(rows);
   if (!invariant_rows.empty()) fmt::print("\n{:<20} {:<5} {:<9} {}\n", "scenario", "dev", "status", "invariant");
   for (const auto& r : invariant_rows) {
     fmt::print("{:<20} {:<5} {:<9} {}\n", r.scenario, r.device, r.status, r.series);
@@ -325,6 +333,39 @@ int cmd_regen(const RegenOptions& o) {
   return kExitOk;
 }
 
+// ---- compare ------------------------------------------------------------------------------
+
+// Compares the traces in two golden files, `observed` against `reference`, for one device:
+// with --tolerance, that policy for every series; otherwise each observed series' own.
+int cmd_compare(const fs::path& reference, const fs::path& observed, const std::string& device,
+                const std::string& tolerance) {
+  const GoldenFile a = read_golden(reference), b = read_golden(observed);
+  auto ga = a.devices.find(device), gb = b.devices.find(device);
+  if (ga == a.devices.end()) throw BadInput(fmt::format("{}: no /{} group", reference.string(), device));
+  if (gb == b.devices.end()) throw BadInput(fmt::format("{}: no /{} group", observed.string(), device));
+  std::optional<Tolerance> policy;
+  if (!tolerance.empty()) {
+    try {
+      policy = Tolerance::parse(tolerance);
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(fmt::format("--tolerance: {}", e.what()));
+    }
+  }
+  std::vector<Row> rows;
+  bool ok = true;
+  for (auto c : compare_traces(ga->second.trace, gb->second.trace, false)) {
+    if (policy && (c.verdict == Verdict::kPass || c.verdict == Verdict::kFail)) {
+      const Series* g = ga->second.trace.find(c.series);
+      c = compare_series_with(*g, *gb->second.trace.find(c.series), *policy);
+    }
+    ok = ok && c.passed();
+    rows.push_back(series_row(b.scenario, device, c, false));
+  }
+  print_series_table(rows);
+  fmt::print("\ncompare: {} series, {}\n", rows.size(), ok ? "all within tolerance" : "DIFFERENT");
+  return ok ? kExitOk : kExitMismatch;
+}
+
 // ---- lr-curve -----------------------------------------------------------------------------
 
 struct LrCurveCli {
@@ -421,6 +462,13 @@ int cli_main(int argc, char** argv) {
   regen->add_option("--golden", golden_dir, "Folder of golden .h5 files");
   regen->add_flag("--dry-run", ro.dry_run, "Show what would change without writing");
 
+  std::string cmp_a, cmp_b, cmp_device = "cpu", cmp_tolerance;
+  auto* compare = app.add_subcommand("compare", "Compare the traces of two golden files (OBSERVED against REFERENCE)");
+  compare->add_option("reference", cmp_a, "Reference .h5")->required();
+  compare->add_option("observed", cmp_b, "Observed .h5")->required();
+  compare->add_option("--device", cmp_device, "Device group to compare")->capture_default_str();
+  compare->add_option("--tolerance", cmp_tolerance, "One policy for every series (default: each series' own)");
+
   LrCurveCli lr_curve_cli;
   std::vector<CLI::App*> lr_kinds;
   add_lr_curve(app, lr_curve_cli, lr_kinds);
@@ -447,6 +495,7 @@ int cli_main(int argc, char** argv) {
       ro.golden_dir = golden_dir;
       return cmd_regen(ro);
     }
+    if (*compare) return cmd_compare(cmp_a, cmp_b, cmp_device, cmp_tolerance);
     if (*app.get_subcommand("lr-curve")) return cmd_lr_curve(lr_curve_cli, lr_kinds);
   } catch (const BadInput& e) {
     fmt::print(stderr, "trainproof: error: {}\n", e.what());

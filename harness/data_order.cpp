@@ -5,6 +5,8 @@
 
 #include <stdexcept>
 
+#include "harness/fault.h"
+
 namespace trainproof {
 namespace {
 int64_t draw_int64_seed() {  // torch.empty((), dtype=torch.int64).random_().item()
@@ -18,7 +20,8 @@ ShuffledBatches::ShuffledBatches(int64_t dataset_size, int64_t batch_size, bool 
 }
 
 std::vector<torch::Tensor> ShuffledBatches::epoch() const {
-  draw_int64_seed();  // _BaseDataLoaderIter.__init__: self._base_seed (unused with no workers)
+  if (!fault_injected("sampler-no-base-seed"))
+    draw_int64_seed();  // _BaseDataLoaderIter.__init__: self._base_seed (unused with no workers)
   const int64_t seed = draw_int64_seed();  // RandomSampler.__iter__
   auto gen = at::detail::createCPUGenerator(static_cast<uint64_t>(seed));
   const torch::Tensor perm = torch::randperm(n_, gen, torch::kLong);

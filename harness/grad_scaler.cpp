@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "harness/errors.h"
+#include "harness/fault.h"
 
 namespace trainproof {
 
@@ -72,7 +73,8 @@ bool GradScaler::step(torch::optim::Optimizer& opt) {
 void GradScaler::update() {
   if (!o_.enabled) return;
   if (!found_inf_.defined() || stage_ == Stage::kReady) throw std::logic_error("No inf checks were recorded prior to update.");
-  at::_amp_update_scale_(scale_, growth_tracker_, found_inf_, o_.growth_factor, o_.backoff_factor, o_.growth_interval);
+  const double backoff = fault_injected("scaler-no-backoff") ? 1.0 : o_.backoff_factor;
+  at::_amp_update_scale_(scale_, growth_tracker_, found_inf_, o_.growth_factor, backoff, o_.growth_interval);
   stage_ = Stage::kReady;
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "harness/errors.h"
+#include "harness/fault.h"
 
 namespace trainproof {
 namespace {
@@ -76,7 +77,8 @@ LambdaLR::LambdaLR(torch::optim::Optimizer& opt, std::function<double(int64_t)> 
 
 std::vector<double> LambdaLR::get_lr() {
   std::vector<double> out;
-  for (double base : base_lrs_) out.push_back(base * lambda_(last_epoch_));
+  const int64_t epoch = fault_injected("lambda-off-by-one") ? last_epoch_ + 1 : last_epoch_;
+  for (double base : base_lrs_) out.push_back(base * lambda_(epoch));
   return out;
 }
 

@@ -1,0 +1,34 @@
+"""Oracle: PyTorch itself runs the document's Python code for a scenario
+(tools/reference/scenarios.py) and the C++ scenario runs on the same machine; every
+series must be bitwise identical (same LibTorch kernels underneath, and the C++
+components follow PyTorch's Python arithmetic).
+usage: oracle_test.py TRAINPROOF_BIN SCENARIO [--expect-different]
+With --expect-different (a negative control, run with TRAINPROOF_INJECT_FAULT set) the
+comparison must find a difference."""
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+binary, scenario = sys.argv[1], sys.argv[2]
+expect_different = "--expect-different" in sys.argv[3:]
+reference = pathlib.Path(__file__).resolve().parent.parent / "tools" / "reference" / "scenarios.py"
+
+with tempfile.TemporaryDirectory() as tmp:
+    py_h5 = pathlib.Path(tmp) / "python.h5"
+    env_py = {k: v for k, v in os.environ.items() if k != "TRAINPROOF_INJECT_FAULT"}
+    subprocess.run([sys.executable, str(reference), scenario, str(py_h5)], check=True, env=env_py)
+    subprocess.run([binary, "regen", scenario, "--device", "cpu", "--golden", tmp], check=True,
+                   stdout=subprocess.DEVNULL)
+    r = subprocess.run([binary, "compare", str(py_h5), str(pathlib.Path(tmp) / f"{scenario}.h5"),
+                        "--tolerance", "exact"], capture_output=True, text=True)
+    print(r.stdout, r.stderr)
+    if expect_different:
+        ok = r.returncode == 1
+        print(f"negative control ({os.environ.get('TRAINPROOF_INJECT_FAULT')}): "
+              f"{'caught' if ok else 'NOT caught'}")
+    else:
+        ok = r.returncode == 0
+    print(f"{int(ok)} passed, {int(not ok)} failed")
+    sys.exit(0 if ok else 1)
