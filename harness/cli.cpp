@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <torch/cuda.h>
 
+#include "harness/bench.h"
 #include "harness/compare.h"
 #include "harness/errors.h"
 #include "harness/fingerprint.h"
@@ -366,6 +367,23 @@ int cmd_compare(const fs::path& reference, const fs::path& observed, const std::
   return ok ? kExitOk : kExitMismatch;
 }
 
+// ---- bench --------------------------------------------------------------------------------
+
+int cmd_bench(const std::vector<std::string>& names, int warmup, int repeat, double store_elements) {
+  if (store_elements > 0) {
+    const auto r = measure_store(static_cast<uint64_t>(store_elements));
+    const double mb = static_cast<double>(r.bytes) / 1e6;
+    fmt::print("store {} elements, {:.1f} MB: write {:.2f} s, read {:.2f} s, compare {:.2f} s, read+compare {:.0f} MB/s\n",
+               r.elements, mb, r.write_s, r.read_s, r.compare_s, mb / (r.read_s + r.compare_s));
+    return kExitOk;
+  }
+  for (const auto& def : resolve_scenarios(names)) {
+    const Timing t = time_scenario(def.name, warmup, repeat);
+    fmt::print("{} {:.3f} {}\n", def.name, t.median(), fmt::join(t.ms, ","));
+  }
+  return kExitOk;
+}
+
 // ---- lr-curve -----------------------------------------------------------------------------
 
 struct LrCurveCli {
@@ -469,6 +487,15 @@ int cli_main(int argc, char** argv) {
   compare->add_option("--device", cmp_device, "Device group to compare")->capture_default_str();
   compare->add_option("--tolerance", cmp_tolerance, "One policy for every series (default: each series' own)");
 
+  std::vector<std::string> bench_names;
+  int bench_warmup = 1, bench_repeat = 5;
+  double bench_store = 0;
+  auto* bench = app.add_subcommand("bench", "Time scenarios in-process (median ms), or golden store throughput");
+  bench->add_option("scenarios", bench_names, "Scenario names (default: all)");
+  bench->add_option("--warmup", bench_warmup, "Untimed runs first")->capture_default_str()->check(CLI::NonNegativeNumber);
+  bench->add_option("--repeat", bench_repeat, "Timed runs")->capture_default_str()->check(CLI::PositiveNumber);
+  bench->add_option("--store-elements", bench_store, "Measure golden read+compare throughput on this many float32 values");
+
   LrCurveCli lr_curve_cli;
   std::vector<CLI::App*> lr_kinds;
   add_lr_curve(app, lr_curve_cli, lr_kinds);
@@ -495,6 +522,7 @@ int cli_main(int argc, char** argv) {
       ro.golden_dir = golden_dir;
       return cmd_regen(ro);
     }
+    if (*bench) return cmd_bench(bench_names, bench_warmup, bench_repeat, bench_store);
     if (*compare) return cmd_compare(cmp_a, cmp_b, cmp_device, cmp_tolerance);
     if (*app.get_subcommand("lr-curve")) return cmd_lr_curve(lr_curve_cli, lr_kinds);
   } catch (const BadInput& e) {
