@@ -38,7 +38,12 @@ std::vector<std::string> available_devices() {
 
 std::vector<std::string> resolve_devices(const std::string& flag) {
   if (flag == "all") return available_devices();
-  if (flag == "cpu" || flag == "cuda") return {flag};
+  if (flag == "cpu") return {flag};
+  if (flag == "cuda") {
+    if (!torch::cuda::is_available())
+      throw BadInput("--device cuda: CUDA is not available on this machine (use --device all to run what is present)");
+    return {flag};
+  }
   throw BadInput(fmt::format("--device: unknown device '{}' (expected cpu, cuda or all)", flag));
 }
 

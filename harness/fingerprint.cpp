@@ -8,6 +8,8 @@
 #include <torch/headeronly/version.h>
 
 #include <fstream>
+
+#include "harness/cuda/device_check.h"
 #include <set>
 #include <sstream>
 
@@ -64,6 +66,11 @@ std::string current_fingerprint(c10::Device device) {
     const auto& hooks = at::detail::getCUDAHooks();
     j["cuda_runtime"] = hooks.versionCUDART();
     j["cudnn"] = hooks.versionCuDNN();
+    if (const auto gpu = gpu_facts()) {
+      j["gpu_name"] = gpu->name;
+      j["gpu_compute_capability"] = fmt::format("{}.{}", gpu->major, gpu->minor);
+      j["cuda_driver"] = gpu->driver;
+    }
   }
   return j.dump();
 }

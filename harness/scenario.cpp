@@ -1,7 +1,10 @@
 // The scenario registry and the runner.
 #include "harness/scenario.h"
 
+#include <ATen/Context.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 
 #include <torch/cuda.h>
@@ -37,8 +40,19 @@ std::vector<ScenarioDef> Registry::all() const {
   return out;
 }
 
+void make_cuda_deterministic() {
+  // cuBLAS needs a fixed workspace for deterministic results; it must be set before the
+  // first cuBLAS handle is made, so set it before any CUDA work (unless the user chose one).
+  setenv("CUBLAS_WORKSPACE_CONFIG", ":4096:8", /*overwrite=*/0);
+  auto& ctx = at::globalContext();
+  ctx.setDeterministicAlgorithms(true, /*warn_only=*/false);
+  ctx.setDeterministicCuDNN(true);
+  ctx.setBenchmarkCuDNN(false);
+}
+
 Trace run_scenario(const ScenarioDef& def, c10::Device device, bool echo) {
   if (device.is_cuda() && !torch::cuda::is_available()) throw Skipped("CUDA not available");
+  if (device.is_cuda()) make_cuda_deterministic();  // a bitwise check needs deterministic kernels
   RunContext ctx(device, echo);
   Trace t = def.fn(ctx);
   t.output = ctx.output();

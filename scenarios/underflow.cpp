@@ -2,6 +2,7 @@
 // float16, survives in bfloat16, and survives in float16 when scaled by 65536 first.
 #include <torch/torch.h>
 
+#include "harness/cuda/device_check.h"
 #include "harness/scenario.h"
 #include "harness/tensors.h"
 
@@ -48,6 +49,19 @@ TRAINPROOF_SCENARIO(underflow, "Why float16 Needs a Gradient Scaler") {
   t.add("finfo_smallest_normal", DType::kFloat64, tiny);
   t.add("finfo_eps", DType::kFloat64, eps);
 
+  // On a GPU, the raw-CUDA check: the device's own conversions and finfo agree with the host's.
+  if (ctx.is_cuda()) {
+    const auto dc = device_conversions();
+    if (!dc) ctx.skip(cuda_compiled_in() ? "no CUDA device for the raw-CUDA check" : "raw-CUDA check not compiled in (no nvcc at configure time)");
+    t.add("device_fp16_bf16_scaled", DType::kFloat32, {dc->fp16_of_1e8, dc->bf16_of_1e8, dc->fp16_of_scaled});
+    t.add("device_finfo_fp16_bf16", DType::kFloat32,
+          {dc->fp16_max, dc->fp16_smallest_normal, dc->fp16_eps, dc->bf16_max, dc->bf16_smallest_normal, dc->bf16_eps});
+    t.check("device conversions equal the host's", dc->fp16_of_1e8 == fp16.item<float>() && dc->bf16_of_1e8 == bf16.item<float>() &&
+                                                       dc->fp16_of_scaled == scaled.item<float>(), "");
+    t.check("device finfo equals the host's", dc->fp16_max == max[0] && dc->fp16_smallest_normal == tiny[0] &&
+                                                  dc->fp16_eps == eps[0] && dc->bf16_max == max[1] &&
+                                                  dc->bf16_smallest_normal == tiny[1] && dc->bf16_eps == eps[1], "");
+  }
   t.check("fp16(1e-8) == 0", fp16.item<double>() == 0.0, py_scalar_repr(fp16));
   t.check("bf16(1e-8) != 0", bf16.item<double>() != 0.0, py_scalar_repr(bf16));
   t.check("fp16(1e-8 * 65536) != 0", scaled.item<double>() != 0.0, py_scalar_repr(scaled));
