@@ -39,6 +39,7 @@ TEST_P(ScenarioTest, PrintsWhatTheDocumentPrints) {
   std::ifstream in("tests/data/document_output/" + name + ".txt");
   if (!in) GTEST_SKIP() << "the documents print nothing for " << name;
   if (name == "amp_loop") GTEST_SKIP() << "hardware-dependent bf16 trajectory: compared in the README";
+  if (name == "compile_speed") GTEST_SKIP() << "timings: only 'same result: True' is fixed (an invariant)";
   std::stringstream expected;
   expected << in.rdbuf();
   const Trace t = run_scenario(*Registry::instance().find(name), c10::Device("cpu"), false);
