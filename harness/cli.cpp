@@ -19,6 +19,8 @@
 #include "harness/fingerprint.h"
 #include "harness/golden_store.h"
 #include "harness/lr_curve.h"
+#include "harness/preempt.h"
+#include "harness/textclf.h"
 #include "harness/scenario.h"
 
 #ifndef TRAINPROOF_DEFAULT_GOLDEN_DIR
@@ -501,6 +503,33 @@ int cli_main(int argc, char** argv) {
   bench->add_option("--repeat", bench_repeat, "Timed runs")->capture_default_str()->check(CLI::PositiveNumber);
   bench->add_option("--store-elements", bench_store, "Measure golden read+compare throughput on this many float32 values");
 
+  TextClfOptions tc;
+  std::string tc_device = "cpu";
+  auto* train = app.add_subcommand("train", "Train a model with the documents' loop, resuming from checkpoints");
+  auto* textclf = train->add_subcommand("textclf", "Text classifier on the fortunes corpus")->fallthrough();
+  train->require_subcommand(1);
+  textclf->add_option("--ckpt-dir", tc.ckpt_dir, "Checkpoint folder (resumes from its newest valid checkpoint)")->required();
+  textclf->add_option("--steps", tc.steps, "Optimizer steps")->capture_default_str()->check(CLI::PositiveNumber);
+  textclf->add_option("--ckpt-every", tc.ckpt_every, "Steps between checkpoints")->capture_default_str()->check(CLI::PositiveNumber);
+  textclf->add_option("--device", tc_device, "cpu or cuda")->capture_default_str()->check(CLI::IsMember({"cpu", "cuda"}));
+  textclf->add_option("--amp", tc.amp, "auto, bf16 or fp16 (fp16 adds a GradScaler)")->capture_default_str();
+  textclf->add_option("--corpus", tc.corpus, "Folder of fortune files")->capture_default_str();
+  textclf->add_option("--seed", tc.seed, "Seed")->capture_default_str();
+  textclf->add_option("--sabotage", tc.sabotage, "Negative control for preempt")->capture_default_str();
+
+  PreemptOptions po;
+  auto* preempt = app.add_subcommand("preempt", "Kill and resume `train textclf` for real; compare bitwise with an uninterrupted run");
+  preempt->add_option("--trials", po.trials, "Trials")->capture_default_str();
+  preempt->add_option("--seed", po.seed, "Seed of the kill schedule")->capture_default_str();
+  preempt->add_option("--sabotage", po.sabotage,
+                      "none | drop-optimizer | drop-scheduler | drop-scaler | drop-rng | drop-data-position | non-atomic-save")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"none", "drop-optimizer", "drop-scheduler", "drop-scaler", "drop-rng", "drop-data-position",
+                             "non-atomic-save"}));
+  preempt->add_option("--steps", po.steps, "Optimizer steps per run")->capture_default_str()->check(CLI::PositiveNumber);
+  preempt->add_option("--ckpt-every", po.ckpt_every, "Steps between checkpoints")->capture_default_str()->check(CLI::PositiveNumber);
+  preempt->add_option("--corpus", po.corpus, "Folder of fortune files");
+
   LrCurveCli lr_curve_cli;
   std::vector<CLI::App*> lr_kinds;
   add_lr_curve(app, lr_curve_cli, lr_kinds);
@@ -527,6 +556,12 @@ int cli_main(int argc, char** argv) {
       ro.golden_dir = golden_dir;
       return cmd_regen(ro);
     }
+    if (*textclf) {
+      if (tc_device == "cuda") resolve_devices("cuda");  // a clear exit 2 without CUDA
+      tc.device = c10::Device(tc_device);
+      return train_textclf(tc);
+    }
+    if (*preempt) return run_preempt(po);
     if (*bench) return cmd_bench(bench_names, bench_warmup, bench_repeat, bench_store);
     if (*compare) return cmd_compare(cmp_a, cmp_b, cmp_device, cmp_tolerance);
     if (*app.get_subcommand("lr-curve")) return cmd_lr_curve(lr_curve_cli, lr_kinds);

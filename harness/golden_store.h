@@ -33,7 +33,11 @@ struct GoldenFile {
 
 // Reads and validates the whole file. Throws BadInput naming the file, the group or
 // dataset, and the problem (missing, not HDF5, truncated, wrong schema, bad dtype, ...).
+// The file is first read in a forked child, so that a libhdf5 crash or hang on a hostile
+// file is reported as BadInput instead of taking this process down.
 GoldenFile read_golden(const std::filesystem::path& path);
+// The same without the child (for callers that already isolate it, and the fuzzer's seed check).
+GoldenFile read_golden_in_process(const std::filesystem::path& path);
 
 // Writes atomically: an interrupted write leaves any previous file intact.
 void write_golden(const std::filesystem::path& path, const GoldenFile& golden);

@@ -229,3 +229,17 @@ TEST_F(MalformedGolden, FingerprintIsNotJson) {
 
 }  // namespace
 }  // namespace trainproof
+
+namespace trainproof {
+namespace {
+
+// A file the fuzzer made that overflows a heap buffer inside libhdf5 1.10 (H5Aexists):
+// read through the sandbox it is bad input, not a crash.
+TEST(GoldenStoreTest, HostileFileThatCrashesLibhdf5IsBadInput) {
+  const std::string m = bad_input_message("tests/data/hostile/hdf5_attr_overflow.h5");
+  EXPECT_NE(m.find("hdf5_attr_overflow.h5"), std::string::npos) << m;
+  EXPECT_NE(m, "(no error)");
+}
+
+}  // namespace
+}  // namespace trainproof
