@@ -35,11 +35,6 @@ bool allowed_dtype(c10::ScalarType t) {
   }
 }
 
-uint64_t fnv1a(std::string_view bytes) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
 
 template <class T>
 void put_raw(std::string& out, T v) {
@@ -79,6 +74,20 @@ class Reader {
 };
 
 }  // namespace
+
+uint64_t checkpoint_checksum(std::string_view payload) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a, 64 bit
+  for (unsigned char c : payload) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string checkpoint_file_from_payload(std::string_view payload) {
+  std::string out(kMagic, sizeof kMagic);
+  put_raw<uint64_t>(out, payload.size());
+  put_raw<uint64_t>(out, checkpoint_checksum(payload));
+  out.append(payload);
+  return out;
+}
 
 void Checkpoint::put(const std::string& key, const torch::Tensor& t) {
   entries_[key] = t.detach().to(torch::kCPU).contiguous().clone();
@@ -135,10 +144,7 @@ std::string Checkpoint::serialize() const {
       p += s;
     }
   }
-  std::string out(kMagic, sizeof kMagic);
-  put_raw<uint64_t>(out, p.size());
-  put_raw<uint64_t>(out, fnv1a(p));
-  return out + p;
+  return checkpoint_file_from_payload(p);
 }
 
 Checkpoint Checkpoint::deserialize(std::string_view bytes, const std::string& source) {
@@ -153,7 +159,7 @@ Checkpoint Checkpoint::deserialize(std::string_view bytes, const std::string& so
   const std::string_view payload = bytes.substr(kHeader);
   if (size != payload.size())
     header.fail(fmt::format("header says {} payload bytes, file holds {} (truncated or extended)", size, payload.size()));
-  if (fnv1a(payload) != sum) header.fail("checksum mismatch (the contents were altered)");
+  if (checkpoint_checksum(payload) != sum) header.fail("checksum mismatch (the contents were altered)");
 
   Reader r(payload, source);
   const auto count = r.raw<uint32_t>("entry count");

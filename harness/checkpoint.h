@@ -17,6 +17,11 @@ namespace trainproof {
 
 inline constexpr uint64_t kMaxCheckpointBytes = uint64_t{2} << 30;
 
+// The container's checksum (FNV-1a 64 of the payload), and a whole file around a payload:
+// the fuzzer uses these to get past the checksum and exercise the parser itself.
+uint64_t checkpoint_checksum(std::string_view payload);
+std::string checkpoint_file_from_payload(std::string_view payload);
+
 class Checkpoint {
  public:
   using Value = std::variant<torch::Tensor, int64_t, double, std::string>;

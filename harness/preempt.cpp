@@ -116,9 +116,10 @@ int run_preempt(const PreemptOptions& o) {
       Child c = start(o, dir, o.sabotage);
       const bool mid_write = k % 2 == 0;  // alternate: during a checkpoint write, at a random moment
       const size_t saves_before = count_lines(c.out, "saving checkpoint");
-      const size_t target = saves_before + std::uniform_int_distribution<size_t>(1, 3)(rng);
+      // Not the very first checkpoint: a kill there resumes from scratch and tests nothing.
+      const size_t target = saves_before + std::uniform_int_distribution<size_t>(2, 4)(rng);
       const auto deadline = Clock::now() + std::chrono::duration<double>(
-          std::uniform_real_distribution<double>(0.15, 0.9)(rng) * ref_s);
+          std::uniform_real_distribution<double>(0.05, 0.6)(rng) * ref_s);
       int code = 0;
       bool finished = false;
       while (true) {
