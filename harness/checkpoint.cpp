@@ -5,6 +5,7 @@
 #include <ATen/Context.h>
 #include <torch/cuda.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -168,6 +169,8 @@ Checkpoint Checkpoint::deserialize(std::string_view bytes, const std::string& so
     const auto name_len = r.raw<uint16_t>("entry name length");
     if (name_len == 0 || name_len > kMaxName) r.fail(fmt::format("entry {} has a bad name length {}", e, name_len));
     const std::string key(r.bytes(name_len, "entry name"));
+    if (std::any_of(key.begin(), key.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+      r.fail(fmt::format("entry {} has a name with control characters", e));
     if (ck.entries_.count(key)) r.fail(fmt::format("entry '{}' appears twice", key));
     const auto kind = r.raw<uint8_t>("entry kind");
     if (kind == kTensor) {
@@ -176,18 +179,27 @@ Checkpoint Checkpoint::deserialize(std::string_view bytes, const std::string& so
       const auto ndim = r.raw<uint8_t>("tensor rank");
       if (ndim > kMaxDims) r.fail(fmt::format("entry '{}' has rank {} (max {})", key, ndim, kMaxDims));
       std::vector<int64_t> dims(ndim);
-      uint64_t numel = 1;
+      // Bound every dimension and the product of the non-zero ones (the strides LibTorch
+      // computes), not just numel: a zero dimension makes numel 0 whatever the others are.
+      uint64_t numel = 1, strides = 1;
       for (auto& d : dims) {
         d = r.raw<int64_t>("tensor dims");
-        if (d < 0 || (d > 0 && numel > kMaxCheckpointBytes / static_cast<uint64_t>(d)))
+        const uint64_t ud = static_cast<uint64_t>(d);
+        if (d < 0 || ud > kMaxCheckpointBytes || (d > 0 && strides > kMaxCheckpointBytes / ud))
           r.fail(fmt::format("entry '{}' has an implausible shape", key));
-        numel *= static_cast<uint64_t>(d);
+        if (d > 0) strides *= ud;
+        numel *= ud;
       }
       const auto nbytes = r.raw<uint64_t>("tensor byte count");
       if (nbytes != numel * c10::elementSize(dtype))
         r.fail(fmt::format("entry '{}' declares {} bytes for {} elements of {}", key, nbytes, numel, c10::toString(dtype)));
       const auto data = r.bytes(nbytes, "tensor data");
-      torch::Tensor t = torch::empty(dims, torch::TensorOptions().dtype(dtype));
+      torch::Tensor t;
+      try {
+        t = torch::empty(dims, torch::TensorOptions().dtype(dtype));
+      } catch (const c10::Error& err) {  // any shape LibTorch refuses is a damaged file too
+        r.fail(fmt::format("entry '{}': {}", key, err.what_without_backtrace()));
+      }
       if (nbytes) std::memcpy(t.data_ptr(), data.data(), nbytes);
       ck.entries_[key] = t;
     } else if (kind == kInt) {

@@ -76,6 +76,36 @@ TEST(CheckpointTest, ChecksumCatchesAlteredPayload) {
   }
 }
 
+// Found by the fuzzer: a zero dimension beside huge ones passed the numel bound and made
+// LibTorch's stride computation overflow (an uncaught c10::Error). The first byte is the
+// fuzz target's mode flag (even: the rest is a payload to wrap in a valid header).
+TEST(CheckpointTest, ZeroDimensionBesideHugeOnesIsBadInput) {
+  std::ifstream in("tests/data/hostile/checkpoint_zero_dim_overflow.bin", std::ios::binary);
+  ASSERT_TRUE(in);
+  const std::string raw((std::istreambuf_iterator<char>(in)), {});
+  const std::string bytes = raw[0] & 1 ? raw.substr(1) : checkpoint_file_from_payload(std::string_view(raw).substr(1));
+  EXPECT_THROW(Checkpoint::deserialize(bytes, "hostile"), BadInput);
+  // The same shape, made by hand: [0, 2^40, 2^40] float32 with 0 bytes of data.
+  std::string p;
+  auto raw_put = [&](auto v) { p.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  raw_put(uint32_t{1});
+  raw_put(uint16_t{1});
+  p += "t";
+  raw_put(uint8_t{0});
+  raw_put(static_cast<uint8_t>(c10::kFloat));
+  raw_put(uint8_t{3});
+  raw_put(int64_t{0});
+  raw_put(int64_t{1} << 40);
+  raw_put(int64_t{1} << 40);
+  raw_put(uint64_t{0});
+  try {
+    Checkpoint::deserialize(checkpoint_file_from_payload(p), "hand-made");
+    FAIL() << "accepted";
+  } catch (const BadInput& e) {
+    EXPECT_NE(std::string(e.what()).find("implausible shape"), std::string::npos) << e.what();
+  }
+}
+
 TEST(CheckpointTest, MissingFileIsBadInput) {
   EXPECT_THROW(Checkpoint::load("/nonexistent/dir/x.tpck"), BadInput);
 }
