@@ -10,7 +10,6 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 #include <torch/cuda.h>
 
 #include "harness/bench.h"
@@ -20,6 +19,7 @@
 #include "harness/golden_store.h"
 #include "harness/lr_curve.h"
 #include "harness/preempt.h"
+#include "harness/report.h"
 #include "harness/textclf.h"
 #include "harness/scenario.h"
 
@@ -154,15 +154,23 @@ struct VerifyOptions {
   std::vector<std::string> scenarios;
   std::string device = "all";
   fs::path golden_dir;
-  std::string report;
+  std::string json, junit, html;
 };
+
+std::vector<double> values_of(const Trace& t, const std::string& name) {
+  const Series* s = t.find(name);
+  if (!s) return {};
+  std::vector<double> v(s->size());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = s->at(i);
+  return v;
+}
 
 int cmd_verify(const VerifyOptions& o) {
   const auto defs = resolve_scenarios(o.scenarios);
   const auto devices = resolve_devices(o.device);
   std::vector<Row> rows, invariant_rows;
   std::vector<std::string> fingerprint_notes;
-  nlohmann::json report = nlohmann::json::array();
+  VerifyReport report;
   bool bad_input = false, mismatch = false;
   const size_t total = defs.size() * devices.size();
   size_t k = 0;
@@ -181,6 +189,7 @@ int cmd_verify(const VerifyOptions& o) {
       fmt::print(stderr, "[{}/{}] {} on {} ... ", k, total, def.name, dev);
       const auto t0 = std::chrono::steady_clock::now();
       auto add_row = [&](std::string series, std::string status, std::string detail) {
+        report.entries.push_back({def.name, dev, "run", series, status, "", detail});
         rows.push_back({def.name, dev, std::move(series), std::move(status), "", "", "", "", "", std::move(detail)});
       };
       if (!golden) {
@@ -215,20 +224,26 @@ int cmd_verify(const VerifyOptions& o) {
       const bool cross = is_cross_environment(diffs);
       for (const auto& d : diffs)
         fingerprint_notes.push_back(fmt::format("  {}/{}: {}: golden {} | here {}", def.name, dev, d.field, d.golden, d.current));
+      report.fingerprint_notes.insert(report.fingerprint_notes.end(), fingerprint_notes.end() - static_cast<long>(diffs.size()),
+                                      fingerprint_notes.end());
       bool ok = true;
       for (const auto& c : compare_traces(g->second.trace, observed, cross)) {
         ok = ok && c.passed();
         rows.push_back(series_row(def.name, dev, c, cross));
-        report.push_back({{"scenario", def.name}, {"device", dev}, {"series", c.series},
-                          {"status", verdict_name(c.verdict)}, {"max_abs", c.max_abs}, {"max_rel", c.max_rel},
-                          {"max_ulp", c.max_ulp}, {"first_divergence", c.first_divergence},
-                          {"tolerance", c.tolerance}, {"cross_environment", cross}, {"detail", c.detail}});
+        ReportEntry e{def.name, dev, "series", c.series, std::string(verdict_name(c.verdict)), c.tolerance, c.detail};
+        e.max_abs = c.max_abs;
+        e.max_rel = c.max_rel;
+        e.max_ulp = c.max_ulp;
+        e.first_divergence = c.first_divergence;
+        e.cross_environment = cross;
+        e.golden = values_of(g->second.trace, c.series);
+        e.observed = values_of(observed, c.series);
+        report.entries.push_back(std::move(e));
       }
       for (const auto& inv : observed.invariants) {
         ok = ok && inv.held;
         invariant_rows.push_back({def.name, dev, inv.name, inv.held ? "pass" : "BROKEN", "", "", "", "", "", inv.detail});
-        report.push_back({{"scenario", def.name}, {"device", dev}, {"invariant", inv.name},
-                          {"status", inv.held ? "pass" : "BROKEN"}, {"detail", inv.detail}});
+        report.entries.push_back({def.name, dev, "invariant", inv.name, inv.held ? "pass" : "BROKEN", "", inv.detail});
       }
       mismatch = mismatch || !ok;
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -251,9 +266,10 @@ int cmd_verify(const VerifyOptions& o) {
   for (const auto& r : invariant_rows) failed += r.status != "pass";
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
   fmt::print("\nverify: {} checks, {} not passing, {:.1f} s\n", rows.size() + invariant_rows.size(), failed, secs);
-  if (!o.report.empty()) {
-    std::ofstream(o.report) << report.dump(2) << '\n';
-  }
+  report.seconds = secs;
+  if (!o.json.empty()) write_json_report(o.json, report);
+  if (!o.junit.empty()) write_junit_report(o.junit, report);
+  if (!o.html.empty()) write_html_report(o.html, report);
   if (bad_input) return kExitBadInput;
   return mismatch ? kExitMismatch : kExitOk;
 }
@@ -265,16 +281,20 @@ struct RegenOptions {
   std::string device = "all";
   fs::path golden_dir;
   bool dry_run = false;
+  std::string markdown;
 };
 
-void describe_changes(const Trace* old_trace, const Trace& fresh) {
+void describe_changes(const Trace* old_trace, const Trace& fresh, const std::string& scenario, const std::string& dev,
+                      std::vector<RegenChange>& changes) {
   for (const auto& s : fresh.series) {
     const Series* old = old_trace ? old_trace->find(s.name) : nullptr;
     if (!old) {
       fmt::print("    {:<28} new ({} values, {})\n", s.name, s.size(), dtype_name(s.produced));
+      changes.push_back({scenario, dev, s.name, "new", s.size(), 0, 0, ""});
       continue;
     }
     const auto c = compare_series_with(*old, s, Tolerance::exact());
+    changes.push_back({scenario, dev, s.name, c.passed() ? "unchanged" : "changed", s.size(), c.divergent, c.max_rel, c.detail});
     if (c.passed()) {
       fmt::print("    {:<28} unchanged\n", s.name);
     } else if (c.verdict == Verdict::kFail) {
@@ -287,13 +307,17 @@ void describe_changes(const Trace* old_trace, const Trace& fresh) {
   }
   if (old_trace)
     for (const auto& s : old_trace->series)
-      if (!fresh.find(s.name)) fmt::print("    {:<28} removed\n", s.name);
+      if (!fresh.find(s.name)) {
+        fmt::print("    {:<28} removed\n", s.name);
+        changes.push_back({scenario, dev, s.name, "removed", s.size(), 0, 0, ""});
+      }
 }
 
 int cmd_regen(const RegenOptions& o) {
   const auto defs = resolve_scenarios(o.scenarios);
   const auto devices = resolve_devices(o.device);
   std::error_code ec;
+  std::vector<RegenChange> changes;
   if (!o.dry_run) fs::create_directories(o.golden_dir, ec);
   for (const auto& def : defs) {
     const fs::path path = golden_path(o.golden_dir, def.name);
@@ -325,7 +349,7 @@ int cmd_regen(const RegenOptions& o) {
       for (const auto& inv : t.invariants)
         if (!inv.held) fmt::print(stderr, "warning: {} on {}: invariant broken: {}: {}\n", def.name, dev, inv.name, inv.detail);
       auto old = had_old ? g.devices.find(dev) : g.devices.end();
-      describe_changes(old != g.devices.end() ? &old->second.trace : nullptr, t);
+      describe_changes(old != g.devices.end() ? &old->second.trace : nullptr, t, def.name, dev, changes);
       t.invariants.clear();
       fresh.devices[dev] = DeviceGolden{current_fingerprint(c10::Device(dev)), std::move(t)};
       changed_any = true;
@@ -338,6 +362,7 @@ int cmd_regen(const RegenOptions& o) {
       fmt::print("    wrote {}\n", path.string());
     }
   }
+  if (!o.markdown.empty()) write_regen_markdown(o.markdown, changes);
   return kExitOk;
 }
 
@@ -478,7 +503,9 @@ int cli_main(int argc, char** argv) {
   verify->add_option("scenarios", vo.scenarios, "Scenario names (default: all)");
   verify->add_option("--device", vo.device, "cpu, cuda or all (the devices present)")->capture_default_str();
   verify->add_option("--golden", golden_dir, "Folder of golden .h5 files");
-  verify->add_option("--report", vo.report, "Write the results as JSON to this file");
+  verify->add_option("--json,--report", vo.json, "Write the results as JSON to this file");
+  verify->add_option("--junit", vo.junit, "Write JUnit XML (one testcase per scenario x device x series) to this file");
+  verify->add_option("--html", vo.html, "Write one self-contained HTML page with a plot per series to this file");
 
   RegenOptions ro;
   auto* regen = app.add_subcommand("regen", "Regenerate goldens deliberately, printing what changed");
@@ -486,6 +513,7 @@ int cli_main(int argc, char** argv) {
   regen->add_option("--device", ro.device, "cpu, cuda or all (the devices present)")->capture_default_str();
   regen->add_option("--golden", golden_dir, "Folder of golden .h5 files");
   regen->add_flag("--dry-run", ro.dry_run, "Show what would change without writing");
+  regen->add_option("--markdown", ro.markdown, "Write a Markdown summary of what changed (for a pull-request comment)");
 
   std::string cmp_a, cmp_b, cmp_device = "cpu", cmp_tolerance;
   auto* compare = app.add_subcommand("compare", "Compare the traces of two golden files (OBSERVED against REFERENCE)");

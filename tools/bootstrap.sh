@@ -3,7 +3,8 @@
 # configures and builds. A second run with nothing to do takes seconds.
 #   tools/bootstrap.sh            install what is missing, configure, build
 # Environment: TRAINPROOF_BUILD_DIR (default: build), TRAINPROOF_CACHE (default:
-# ${XDG_CACHE_HOME:-$HOME/.cache}/trainproof; the venv lives there, outside the checkout).
+# ${XDG_CACHE_HOME:-$HOME/.cache}/trainproof; the venv lives there, outside the checkout),
+# TRAINPROOF_CMAKE_ARGS (extra configure arguments, e.g. -DTRAINPROOF_SANITIZE=ON).
 set -euo pipefail
 
 TORCH_VERSION=2.14.1  # the default Linux wheel: CUDA-enabled, runs on CPU, full C++ headers
@@ -16,7 +17,7 @@ started=$SECONDS
 
 # 1. Debian packages: the build tools and the C/C++ libraries of DESIGN.md's platform table.
 debs=(cmake ninja-build g++ ccache libgtest-dev librapidcheck-dev libhdf5-dev hdf5-tools
-      libcli11-dev nlohmann-json3-dev fortunes clang libclang-rt-14-dev)
+      libcli11-dev nlohmann-json3-dev fortunes clang libclang-rt-14-dev chromium)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -51,7 +52,8 @@ fi
 if [ ! -f "$build_dir/build.ninja" ] || ! grep -q "Torch_DIR:PATH=$torch_cmake/Torch" "$build_dir/CMakeCache.txt" 2>/dev/null; then
   say "configuring $build_dir"
   cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DTorch_DIR="$torch_cmake/Torch" -DTRAINPROOF_PYTHON="$venv/bin/python" >"$build_dir.configure.log" 2>&1 \
+    -DTorch_DIR="$torch_cmake/Torch" -DTRAINPROOF_PYTHON="$venv/bin/python" ${TRAINPROOF_CMAKE_ARGS:-} \
+    >"$build_dir.configure.log" 2>&1 \
     || { cat "$build_dir.configure.log" >&2; exit 1; }
 fi
 jobs=${TRAINPROOF_JOBS:-$(nproc)}

@@ -1,0 +1,46 @@
+// Reports of a verify run for people and CI systems: JSON, JUnit XML (one testcase per
+// scenario x device x series or invariant) and one self-contained HTML page with a plot per
+// series, golden against observed, divergent points marked. All written atomically.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace trainproof {
+
+struct ReportEntry {
+  std::string scenario, device;
+  std::string kind;    // "series", "invariant", or "run" (bad input, skip, error)
+  std::string name;    // series or invariant name
+  std::string status;  // pass, FAIL, MISSING, NEW, LENGTH, DTYPE, BROKEN, BAD INPUT, skipped, ERROR
+  std::string tolerance, detail;
+  double max_abs = 0, max_rel = 0;
+  uint64_t max_ulp = 0;
+  int64_t first_divergence = -1;
+  bool cross_environment = false;
+  std::vector<double> golden, observed;  // the series' values, for plots
+  bool passed() const { return status == "pass" || status == "skipped"; }
+};
+
+struct VerifyReport {
+  std::vector<ReportEntry> entries;
+  std::vector<std::string> fingerprint_notes;
+  double seconds = 0;
+};
+
+void write_json_report(const std::filesystem::path& path, const VerifyReport& r);
+void write_junit_report(const std::filesystem::path& path, const VerifyReport& r);
+void write_html_report(const std::filesystem::path& path, const VerifyReport& r);
+
+// One line per changed series, for a pull-request comment after `regen`.
+struct RegenChange {
+  std::string scenario, device, series, change;  // change: new, unchanged, changed, removed
+  size_t values = 0, changed_values = 0;
+  double max_rel = 0;
+  std::string detail;
+};
+void write_regen_markdown(const std::filesystem::path& path, const std::vector<RegenChange>& changes);
+
+}  // namespace trainproof
