@@ -6,7 +6,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/tools/bootstrap.sh" || exit 2
 report=${TRAINPROOF_REPORT:-$root/build/verify-report.json}
-"$root/build/trainproof" verify --report "$report" "$@"
+"$root/build/trainproof" verify --json "$report" "$@"
 rc=$?
 if [ "$rc" -eq 1 ]; then
   echo

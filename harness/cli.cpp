@@ -484,10 +484,10 @@ int cmd_lr_curve(LrCurveCli& c, const std::vector<CLI::App*>& kinds) {
 
 }  // namespace
 
-int cli_main(int argc, char** argv) {
+int cli_main(int argc, char** argv, const char* default_golden_dir) {
   CLI::App app{"trainproof: proves a LibTorch training loop does what the best-practice documents say"};
   app.require_subcommand(1);
-  fs::path golden_dir = TRAINPROOF_DEFAULT_GOLDEN_DIR;
+  fs::path golden_dir = default_golden_dir ? default_golden_dir : TRAINPROOF_DEFAULT_GOLDEN_DIR;
   if (const char* env = std::getenv("TRAINPROOF_GOLDEN_DIR")) golden_dir = env;
 
   auto* list = app.add_subcommand("list", "Scenarios, devices available, golden status");

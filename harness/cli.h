@@ -5,6 +5,8 @@
 namespace trainproof {
 
 // Returns the process exit code: 0 all pass, 1 mismatch or broken invariant, 2 bad input.
-int cli_main(int argc, char** argv);
+// Goldens are read from --golden, else $TRAINPROOF_GOLDEN_DIR, else `default_golden_dir`
+// (when null: this project's own golden/ folder).
+int cli_main(int argc, char** argv, const char* default_golden_dir = nullptr);
 
 }  // namespace trainproof
