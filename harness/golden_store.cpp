@@ -372,8 +372,12 @@ void probe_in_child(const std::filesystem::path& path) {
   if (timed_out) w.fail("reading it took over 60 s (corrupt or hostile HDF5)");
   if (WIFSIGNALED(status))
     w.fail(fmt::format("the HDF5 library crashed reading it (signal {}): corrupt or hostile HDF5", WTERMSIG(status)));
+  // A reader that ends without a reply died inside libhdf5 (a sanitizer exits, not signals).
+  if (reply.empty())
+    w.fail(fmt::format("the HDF5 library crashed reading it (the reader exited with code {}): corrupt or hostile HDF5",
+                       WIFEXITED(status) ? WEXITSTATUS(status) : -1));
   if (reply.rfind("E", 0) == 0) throw BadInput(reply.substr(1));
-  if (reply != "OK") w.fail("could not be read: " + (reply.empty() ? std::string("the reader stopped without a reply") : reply.substr(1)));
+  if (reply != "OK") w.fail("could not be read: " + reply.substr(1));
 }
 
 }  // namespace

@@ -106,6 +106,24 @@ TEST(CheckpointTest, ZeroDimensionBesideHugeOnesIsBadInput) {
   }
 }
 
+// Every input of the fuzzer's corpus (tests/fuzz/corpus/checkpoint) either loads or is
+// BadInput: no other exception, no crash. The first byte is the fuzz target's mode flag.
+TEST(CheckpointTest, FuzzCorpusLoadsOrIsBadInput) {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("tests/fuzz/corpus/checkpoint")) {
+    std::ifstream in(e.path(), std::ios::binary);
+    const std::string raw((std::istreambuf_iterator<char>(in)), {});
+    if (raw.empty()) continue;
+    const std::string bytes = raw[0] & 1 ? raw.substr(1) : checkpoint_file_from_payload(std::string_view(raw).substr(1));
+    try {
+      Checkpoint::deserialize(bytes, e.path().string());
+    } catch (const BadInput&) {
+    }
+    ++n;
+  }
+  EXPECT_GE(n, 4u);
+}
+
 TEST(CheckpointTest, MissingFileIsBadInput) {
   EXPECT_THROW(Checkpoint::load("/nonexistent/dir/x.tpck"), BadInput);
 }
