@@ -189,7 +189,7 @@ int cmd_verify(const VerifyOptions& o) {
       fmt::print(stderr, "[{}/{}] {} on {} ... ", k, total, def.name, dev);
       const auto t0 = std::chrono::steady_clock::now();
       auto add_row = [&](std::string series, std::string status, std::string detail) {
-        report.entries.push_back({def.name, dev, "run", series, status, "", detail});
+        report.entries.emplace_back(def.name, dev, "run", series, status, "", detail);
         rows.push_back({def.name, dev, std::move(series), std::move(status), "", "", "", "", "", std::move(detail)});
       };
       if (!golden) {
@@ -243,7 +243,7 @@ int cmd_verify(const VerifyOptions& o) {
       for (const auto& inv : observed.invariants) {
         ok = ok && inv.held;
         invariant_rows.push_back({def.name, dev, inv.name, inv.held ? "pass" : "BROKEN", "", "", "", "", "", inv.detail});
-        report.entries.push_back({def.name, dev, "invariant", inv.name, inv.held ? "pass" : "BROKEN", "", inv.detail});
+        report.entries.emplace_back(def.name, dev, "invariant", inv.name, inv.held ? "pass" : "BROKEN", "", inv.detail);
       }
       mismatch = mismatch || !ok;
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -21,6 +21,12 @@ struct ReportEntry {
   int64_t first_divergence = -1;
   bool cross_environment = false;
   std::vector<double> golden, observed;  // the series' values, for plots
+
+  ReportEntry() = default;
+  ReportEntry(std::string scenario_, std::string device_, std::string kind_, std::string name_, std::string status_,
+              std::string tolerance_, std::string detail_)
+      : scenario(std::move(scenario_)), device(std::move(device_)), kind(std::move(kind_)), name(std::move(name_)),
+        status(std::move(status_)), tolerance(std::move(tolerance_)), detail(std::move(detail_)) {}
   bool passed() const { return status == "pass" || status == "skipped"; }
 };
 
