@@ -127,27 +127,40 @@ int cmd_run(const std::string& scenario, const std::string& device) {
 
 // ---- verify -----------------------------------------------------------------------------
 
-struct Row {
-  std::string scenario, device, series, status, max_abs, max_rel, max_ulp, first, tolerance, detail;
-};
-
-// The per-series table of verify and compare.
-void print_series_table(const std::vector<Row>& rows) {
+// The result tables of verify and compare: series (and run problems), then invariants.
+void print_results(const std::vector<ReportEntry>& entries) {
   size_t wide = 6;  // the series column fits its longest name
-  for (const auto& r : rows) wide = std::max(wide, r.series.size());
+  for (const auto& e : entries)
+    if (e.kind != "invariant") wide = std::max(wide, e.name.size());
   fmt::print("\n{:<20} {:<5} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", "scenario", "dev", "series", wide, "status",
              "max abs", "max rel", "ulp", "first", "tolerance");
-  for (const auto& r : rows) {
-    fmt::print("{:<20} {:<5} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", r.scenario, r.device, r.series, wide, r.status,
-               r.max_abs, r.max_rel, r.max_ulp, r.first, r.tolerance);
-    if (r.status != "pass" && !r.detail.empty()) fmt::print("    -> {}\n", r.detail);
+  for (const auto& e : entries) {
+    if (e.kind == "invariant") continue;
+    const bool series = e.kind == "series";
+    fmt::print("{:<20} {:<5} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", e.scenario, e.device, e.name, wide, e.status,
+               series ? fmt_err(e.max_abs) : "", series ? fmt_err(e.max_rel) : "", series ? std::to_string(e.max_ulp) : "",
+               e.first_divergence >= 0 ? std::to_string(e.first_divergence) : (series ? "-" : ""),
+               series ? e.tolerance + (e.cross_environment ? " [cross]" : "") : "");
+    if (e.status != "pass" && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
+  }
+  bool header = false;
+  for (const auto& e : entries) {
+    if (e.kind != "invariant") continue;
+    if (!header) fmt::print("\n{:<20} {:<5} {:<9} {}\n", "scenario", "dev", "status", "invariant");
+    header = true;
+    fmt::print("{:<20} {:<5} {:<9} {}\n", e.scenario, e.device, e.status, e.name);
+    if (e.status != "pass" && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
   }
 }
 
-Row series_row(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross) {
-  return {scenario, dev, c.series, std::string(verdict_name(c.verdict)), fmt_err(c.max_abs), fmt_err(c.max_rel),
-          c.max_ulp ? std::to_string(c.max_ulp) : "0", c.first_divergence >= 0 ? std::to_string(c.first_divergence) : "-",
-          c.tolerance + (cross ? " [cross]" : ""), c.detail};
+ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross) {
+  ReportEntry e(scenario, dev, "series", c.series, std::string(verdict_name(c.verdict)), c.tolerance, c.detail);
+  e.max_abs = c.max_abs;
+  e.max_rel = c.max_rel;
+  e.max_ulp = c.max_ulp;
+  e.first_divergence = c.first_divergence;
+  e.cross_environment = cross;
+  return e;
 }
 
 struct VerifyOptions {
@@ -168,7 +181,6 @@ std::vector<double> values_of(const Trace& t, const std::string& name) {
 int cmd_verify(const VerifyOptions& o) {
   const auto defs = resolve_scenarios(o.scenarios);
   const auto devices = resolve_devices(o.device);
-  std::vector<Row> rows, invariant_rows;
   std::vector<std::string> fingerprint_notes;
   VerifyReport report;
   bool bad_input = false, mismatch = false;
@@ -188,9 +200,8 @@ int cmd_verify(const VerifyOptions& o) {
       ++k;
       fmt::print(stderr, "[{}/{}] {} on {} ... ", k, total, def.name, dev);
       const auto t0 = std::chrono::steady_clock::now();
-      auto add_row = [&](std::string series, std::string status, std::string detail) {
-        report.entries.emplace_back(def.name, dev, "run", series, status, "", detail);
-        rows.push_back({def.name, dev, std::move(series), std::move(status), "", "", "", "", "", std::move(detail)});
+      auto add_row = [&](std::string what, std::string status, std::string detail) {
+        report.entries.emplace_back(def.name, dev, "run", std::move(what), std::move(status), "", std::move(detail));
       };
       if (!golden) {
         fmt::print(stderr, "BAD INPUT\n");
@@ -229,20 +240,13 @@ int cmd_verify(const VerifyOptions& o) {
       bool ok = true;
       for (const auto& c : compare_traces(g->second.trace, observed, cross)) {
         ok = ok && c.passed();
-        rows.push_back(series_row(def.name, dev, c, cross));
-        ReportEntry e{def.name, dev, "series", c.series, std::string(verdict_name(c.verdict)), c.tolerance, c.detail};
-        e.max_abs = c.max_abs;
-        e.max_rel = c.max_rel;
-        e.max_ulp = c.max_ulp;
-        e.first_divergence = c.first_divergence;
-        e.cross_environment = cross;
+        ReportEntry e = series_entry(def.name, dev, c, cross);
         e.golden = values_of(g->second.trace, c.series);
         e.observed = values_of(observed, c.series);
         report.entries.push_back(std::move(e));
       }
       for (const auto& inv : observed.invariants) {
         ok = ok && inv.held;
-        invariant_rows.push_back({def.name, dev, inv.name, inv.held ? "pass" : "BROKEN", "", "", "", "", "", inv.detail});
         report.entries.emplace_back(def.name, dev, "invariant", inv.name, inv.held ? "pass" : "BROKEN", "", inv.detail);
       }
       mismatch = mismatch || !ok;
@@ -251,21 +255,15 @@ int cmd_verify(const VerifyOptions& o) {
     }
   }
 
-  print_series_table(rows);
-  if (!invariant_rows.empty()) fmt::print("\n{:<20} {:<5} {:<9} {}\n", "scenario", "dev", "status", "invariant");
-  for (const auto& r : invariant_rows) {
-    fmt::print("{:<20} {:<5} {:<9} {}\n", r.scenario, r.device, r.status, r.series);
-    if (r.status != "pass" && !r.detail.empty()) fmt::print("    -> {}\n", r.detail);
-  }
+  print_results(report.entries);
   if (!fingerprint_notes.empty()) {
     fmt::print("\nfingerprint fields that differ from the golden's (cross-environment tolerances apply):\n");
     for (const auto& n : fingerprint_notes) fmt::print("{}\n", n);
   }
   size_t failed = 0;
-  for (const auto& r : rows) failed += (r.status != "pass" && r.status != "skipped");
-  for (const auto& r : invariant_rows) failed += r.status != "pass";
+  for (const auto& e : report.entries) failed += !e.passed();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
-  fmt::print("\nverify: {} checks, {} not passing, {:.1f} s\n", rows.size() + invariant_rows.size(), failed, secs);
+  fmt::print("\nverify: {} checks, {} not passing, {:.1f} s\n", report.entries.size(), failed, secs);
   report.seconds = secs;
   if (!o.json.empty()) write_json_report(o.json, report);
   if (!o.junit.empty()) write_junit_report(o.junit, report);
@@ -384,7 +382,7 @@ int cmd_compare(const fs::path& reference, const fs::path& observed, const std::
       throw BadInput(fmt::format("--tolerance: {}", e.what()));
     }
   }
-  std::vector<Row> rows;
+  std::vector<ReportEntry> rows;
   bool ok = true;
   for (auto c : compare_traces(ga->second.trace, gb->second.trace, false)) {
     if (policy && (c.verdict == Verdict::kPass || c.verdict == Verdict::kFail)) {
@@ -392,9 +390,9 @@ int cmd_compare(const fs::path& reference, const fs::path& observed, const std::
       c = compare_series_with(*g, *gb->second.trace.find(c.series), *policy);
     }
     ok = ok && c.passed();
-    rows.push_back(series_row(b.scenario, device, c, false));
+    rows.push_back(series_entry(b.scenario, device, c, false));
   }
-  print_series_table(rows);
+  print_results(rows);
   fmt::print("\ncompare: {} series, {}\n", rows.size(), ok ? "all within tolerance" : "DIFFERENT");
   return ok ? kExitOk : kExitMismatch;
 }
