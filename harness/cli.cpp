@@ -14,6 +14,7 @@
 
 #include "harness/bench.h"
 #include "harness/compare.h"
+#include "harness/distributed.h"
 #include "harness/errors.h"
 #include "harness/fingerprint.h"
 #include "harness/golden_store.h"
@@ -556,6 +557,21 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   preempt->add_option("--ckpt-every", po.ckpt_every, "Steps between checkpoints")->capture_default_str()->check(CLI::PositiveNumber);
   preempt->add_option("--corpus", po.corpus, "Folder of fortune files");
 
+  WorkerOptions wo;
+  bool wo_even = false;
+  auto* worker = app.add_subcommand("ddp-worker", "(internal) one rank of a data-parallel run, started by the launcher");
+  worker->group("");  // not listed in --help: the launcher starts it
+  worker->add_option("--rank", wo.rank)->required();
+  worker->add_option("--world", wo.world)->required()->check(CLI::Range(1, 64));
+  worker->add_option("--store", wo.store)->required();
+  worker->add_option("--task", wo.task)->check(CLI::IsMember({"grad"}));
+  worker->add_option("--rule", wo.rule)->check(CLI::IsMember({"mean", "size"}));
+  worker->add_option("--total", wo.total)->check(CLI::PositiveNumber);
+  worker->add_option("--seed", wo.seed);
+  worker->add_option("--out", wo.out)->required();
+  worker->add_flag("--uneven", wo.uneven);
+  worker->add_flag("--even", wo_even);
+
   LrCurveCli lr_curve_cli;
   std::vector<CLI::App*> lr_kinds;
   add_lr_curve(app, lr_curve_cli, lr_kinds);
@@ -588,6 +604,7 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
       return train_textclf(tc);
     }
     if (*preempt) return run_preempt(po);
+    if (*worker) return ddp_worker_main(wo);
     if (*bench) return cmd_bench(bench_names, bench_warmup, bench_repeat, bench_store);
     if (*compare) return cmd_compare(cmp_a, cmp_b, cmp_device, cmp_tolerance);
     if (*app.get_subcommand("lr-curve")) return cmd_lr_curve(lr_curve_cli, lr_kinds);

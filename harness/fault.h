@@ -3,6 +3,7 @@
 //   sampler-no-base-seed   ShuffledBatches skips DataLoader's base-seed draw
 //   scaler-no-backoff      GradScaler keeps its scale after an inf step
 //   lambda-off-by-one      LambdaLR evaluates its function one step ahead
+//   rank<r>-dies, rank<r>-hangs, rank<r>-skips-allreduce   a data-parallel rank misbehaves
 // Unset (always, outside such tests) every component behaves as documented.
 #pragma once
 

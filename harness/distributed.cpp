@@ -1,0 +1,162 @@
+// The launcher and the Gloo rank side (see distributed.h).
+#define USE_C10D_GLOO 1
+#include "harness/distributed.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <torch/csrc/distributed/c10d/FileStore.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+
+#include "harness/checkpoint.h"
+#include "harness/errors.h"
+#include "harness/fault.h"
+#include "harness/training.h"
+
+namespace trainproof {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string prefixed(const fs::path& log, int rank) {
+  std::ifstream in(log);
+  std::string line, out;
+  while (std::getline(in, line)) out += fmt::format("[rank {}] {}\n", rank, line);
+  return out;
+}
+
+}  // namespace
+
+std::vector<int64_t> shard_bounds(int64_t total, int world, bool uneven) {
+  std::vector<int64_t> b{0};
+  const int64_t weights = uneven ? static_cast<int64_t>(world) * (world + 1) / 2 : world;
+  int64_t acc = 0;
+  for (int r = 0; r < world; ++r) {
+    acc += uneven ? r + 1 : 1;
+    b.push_back(total * acc / weights);
+  }
+  return b;
+}
+
+GradProblem make_grad_problem(int64_t total, uint64_t seed) {
+  auto gen = at::detail::createCPUGenerator(seed);
+  GradProblem p;
+  p.X = torch::randn({total, 8}, gen, torch::kDouble);
+  p.y = torch::randint(0, 3, {total}, gen);
+  torch::manual_seed(static_cast<int64_t>(seed));
+  p.model64 = torch::nn::Linear(8, 3);
+  p.model64->to(torch::kDouble);
+  p.model32 = torch::nn::Linear(8, 3);
+  torch::NoGradGuard no_grad;
+  p.model32->weight.copy_(p.model64->weight);
+  p.model32->bias.copy_(p.model64->bias);
+  return p;
+}
+
+std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& args, const fs::path& dir) {
+  const char* env = std::getenv("TRAINPROOF_RANK_TIMEOUT_S");
+  const std::chrono::seconds timeout(env && std::atoi(env) > 0 ? std::atoi(env) : 120);
+  fs::create_directories(dir);
+  const fs::path store = dir / "store";
+  fs::remove(store);
+  std::vector<pid_t> pids;
+  for (int rank = 0; rank < world; ++rank) {
+    // The ranks run this executable's `ddp-worker`; a test binary names the CLI in TRAINPROOF_BIN.
+    const char* bin = std::getenv("TRAINPROOF_BIN");
+    std::vector<std::string> a = {bin && *bin ? bin : "/proc/self/exe", "ddp-worker", "--rank", std::to_string(rank), "--world",
+                                  std::to_string(world), "--store", store.string()};
+    a.insert(a.end(), args.begin(), args.end());
+    const fs::path log = dir / fmt::format("rank{}.log", rank);
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid == 0) {
+      const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(fd, 1);
+      dup2(fd, 2);
+      std::vector<char*> argv;
+      for (auto& s : a) argv.push_back(s.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    pids.push_back(pid);
+  }
+  std::vector<RankRun> runs(world);
+  std::vector<bool> done(world, false);
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto kill_all = [&] {
+    for (int r = 0; r < world; ++r)
+      if (!done[r]) {
+        kill(pids[r], SIGKILL);
+        waitpid(pids[r], nullptr, 0);
+        done[r] = true;
+      }
+  };
+  int remaining = world;
+  while (remaining > 0) {
+    for (int r = 0; r < world; ++r) {
+      if (done[r]) continue;
+      int status = 0;
+      if (waitpid(pids[r], &status, WNOHANG) != pids[r]) continue;
+      done[r] = true;
+      --remaining;
+      runs[r] = {r, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), prefixed(dir / fmt::format("rank{}.log", r), r)};
+      if (runs[r].exit_code != 0) {  // one rank down: the others would wait for it forever
+        kill_all();
+        throw BadInput(fmt::format("rank {} of {} {} (exit {}); the other ranks were stopped. Its output:\n{}", r, world,
+                                   WIFSIGNALED(status) ? "was killed" : "failed", runs[r].exit_code, runs[r].output));
+      }
+    }
+    if (remaining > 0 && std::chrono::steady_clock::now() > deadline) {
+      std::vector<std::string> hung;
+      for (int r = 0; r < world; ++r)
+        if (!done[r]) hung.push_back(std::to_string(r));
+      kill_all();
+      throw BadInput(fmt::format("rank(s) {} of {} did not finish within {} s and were killed", fmt::join(hung, ", "),
+                                 world, timeout.count()));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return runs;
+}
+
+int ddp_worker_main(const WorkerOptions& o) {
+  if (o.rank < 0 || o.rank >= o.world) throw BadInput(fmt::format("--rank {} is outside a world of {}", o.rank, o.world));
+  if (fault_injected(fmt::format("rank{}-dies", o.rank))) std::abort();
+  if (fault_injected(fmt::format("rank{}-hangs", o.rank))) std::this_thread::sleep_for(std::chrono::hours(1));
+  auto store = c10::make_intrusive<c10d::FileStore>(o.store, o.world);
+  auto opts = c10d::ProcessGroupGloo::Options::create(std::chrono::seconds(60));
+  opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
+  c10d::ProcessGroupGloo pg(store, o.rank, o.world, opts);
+
+  GradProblem p = make_grad_problem(o.total, o.seed);
+  const auto b = shard_bounds(o.total, o.world, o.uneven);
+  const int64_t lo = b[o.rank], hi = b[o.rank + 1];
+  const auto rule = o.rule == "size" ? Accumulation::kWeightBySize : Accumulation::kDivideByCount;
+  const double w = accumulation_weight(rule, hi - lo, o.world, o.total);
+  Checkpoint out;
+  for (auto* m : {&p.model64, &p.model32}) {
+    auto& model = *m;
+    const auto X = model->weight.scalar_type() == torch::kDouble ? p.X : p.X.to(torch::kFloat);
+    (torch::nn::functional::cross_entropy(model(X.slice(0, lo, hi)), p.y.slice(0, lo, hi)) * w).backward();
+    // The negative control: a rank that skips the all-reduce keeps its local gradient (it
+    // still joins the collective with a copy, so the other ranks are not left waiting).
+    const bool skip = fault_injected(fmt::format("rank{}-skips-allreduce", o.rank));
+    std::vector<at::Tensor> grads = {skip ? model->weight.grad().clone() : model->weight.grad()};
+    pg.allreduce(grads)->wait();
+    out.put(model->weight.scalar_type() == torch::kDouble ? "grad64" : "grad32", model->weight.grad());
+  }
+  out.save(fs::path(o.out) / fmt::format("rank{}.tpck", o.rank));
+  fmt::print("rank {} of {}: shard [{}, {}), gradient all-reduced\n", o.rank, o.world, lo, hi);
+  return kExitOk;
+}
+
+}  // namespace trainproof

@@ -1,0 +1,51 @@
+// Data-parallel runs on PyTorch's own distributed engine (c10d process groups: Gloo on
+// CPU): a launcher that starts N rank processes of this executable, rendezvousing through a
+// c10d FileStore, with a timeout and an error naming any rank that dies or hangs; and the
+// rank side, which all-reduces gradients.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+namespace trainproof {
+
+struct RankRun {
+  int rank = 0;
+  int exit_code = 0;
+  std::string output;  // stdout+stderr, every line prefixed "[rank r] "
+};
+
+// Runs `trainproof ddp-worker --rank r --world N --store DIR/store <args...>` for every rank.
+// Throws BadInput naming the rank when one exits non-zero, is killed, or outlives `timeout`
+// (then every rank is killed). Returns the ranks' outputs.
+// The default timeout is 120 s, or $TRAINPROOF_RANK_TIMEOUT_S.
+std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& args, const std::filesystem::path& dir);
+
+// The rank side of `ddp-worker`: joins the process group and runs TASK, writing its results
+// to OUT/rank<r>.tpck. Tasks: "grad" (one data-parallel gradient of the shared test model).
+struct WorkerOptions {
+  int rank = 0, world = 1;
+  std::string store, task = "grad", rule = "mean", out;
+  int64_t total = 64;   // global batch
+  bool uneven = false;  // shard sizes differ between ranks
+  uint64_t seed = 0;
+};
+int ddp_worker_main(const WorkerOptions& o);
+
+// Shard boundaries of a global batch of `total` over `world` ranks: equal sizes, or (uneven)
+// sizes that differ on purpose (rank r gets a share proportional to r + 1).
+std::vector<int64_t> shard_bounds(int64_t total, int world, bool uneven);
+
+// The shared test model and data: a float64 and a float32 linear classifier and a global
+// batch, all from `seed`, so every rank and the single-process reference see the same.
+struct GradProblem {
+  torch::Tensor X, y;
+  torch::nn::Linear model64{nullptr}, model32{nullptr};
+};
+GradProblem make_grad_problem(int64_t total, uint64_t seed);
+
+}  // namespace trainproof

@@ -1,0 +1,75 @@
+// Data-parallel runs across rank processes (Gloo): the result does not depend on the
+// number of ranks (N = 1..4) beyond float64 rounding; a rank that skips the all-reduce is
+// caught; a rank that dies or hangs ends the run with a message naming it.
+#include <cstdlib>
+
+#include <torch/torch.h>
+
+#include <gtest/gtest.h>
+
+#include "harness/checkpoint.h"
+#include "harness/distributed.h"
+#include "harness/errors.h"
+#include "harness/temp_dir.h"
+
+namespace trainproof {
+namespace {
+
+torch::Tensor data_parallel_grad(int world, uint64_t seed, bool uneven) {
+  TempDir dir("ddp-test");
+  launch_ranks(world, {"--task", "grad", "--rule", "size", "--total", "60", "--seed", std::to_string(seed), "--out",
+                       dir.path().string(), uneven ? "--uneven" : "--even"},
+               dir.path());
+  return Checkpoint::load(dir.path() / "rank0.tpck").tensor("grad64");
+}
+
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~ScopedEnv() { unsetenv(name_); }
+
+ private:
+  const char* name_;
+};
+
+TEST(DistributedTest, ResultDoesNotDependOnRankCount) {
+  for (uint64_t seed : {0u, 7u})
+    for (bool uneven : {false, true}) {
+      const auto one = data_parallel_grad(1, seed, uneven);
+      for (int world = 2; world <= 4; ++world)
+        EXPECT_TRUE(torch::allclose(data_parallel_grad(world, seed, uneven), one, 1e-12, 1e-14))
+            << "world " << world << " seed " << seed << (uneven ? " uneven" : " even");
+    }
+}
+
+TEST(DistributedTest, RankThatSkipsTheAllReduceIsCaught) {
+  const auto one = data_parallel_grad(1, 0, false);
+  ScopedEnv fault("TRAINPROOF_INJECT_FAULT", "rank0-skips-allreduce");
+  for (int world = 2; world <= 4; ++world)
+    EXPECT_FALSE(torch::allclose(data_parallel_grad(world, 0, false), one, 1e-12, 1e-14)) << "world " << world;
+}
+
+TEST(DistributedTest, DeadRankEndsTheRunNamingIt) {
+  ScopedEnv fault("TRAINPROOF_INJECT_FAULT", "rank1-dies");
+  try {
+    data_parallel_grad(3, 0, false);
+    FAIL() << "a dead rank went unnoticed";
+  } catch (const BadInput& e) {
+    EXPECT_NE(std::string(e.what()).find("rank 1 of 3 was killed"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DistributedTest, HungRankIsKilledAfterTheTimeout) {
+  ScopedEnv fault("TRAINPROOF_INJECT_FAULT", "rank2-hangs");
+  ScopedEnv timeout("TRAINPROOF_RANK_TIMEOUT_S", "8");
+  try {
+    data_parallel_grad(3, 0, false);
+    FAIL() << "a hung rank went unnoticed";
+  } catch (const BadInput& e) {
+    EXPECT_NE(std::string(e.what()).find("did not finish within 8 s"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("2"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace trainproof
