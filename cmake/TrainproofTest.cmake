@@ -1,9 +1,9 @@
-# trainproof_cc_test(NAME name SRCS ... [DEPS ...] [LABELS ...] [TORCH])
+# trainproof_cc_test(NAME name SRCS ... [DEPS ...] [LABELS ...] [TORCH] [SERIAL])
 # Registers one GoogleTest executable in one line, discovered per test case at test time.
 include(GoogleTest)
 
 function(trainproof_cc_test)
-  cmake_parse_arguments(T "TORCH" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "TORCH;SERIAL" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
   add_executable(${T_NAME} ${T_SRCS})
   target_link_libraries(${T_NAME} PRIVATE trainproof::harness GTest::gtest GTest::gtest_main ${T_DEPS})
   target_compile_options(${T_NAME} PRIVATE -Wall -Wextra)
@@ -11,8 +11,12 @@ function(trainproof_cc_test)
   if(T_TORCH AND TRAINPROOF_USE_PCH)
     target_precompile_headers(${T_NAME} REUSE_FROM trainproof_harness)
   endif()
+  set(serial FALSE)
+  if(T_SERIAL)
+    set(serial TRUE)  # e.g. tests that start several rank processes: alone, not beside others
+  endif()
   gtest_discover_tests(${T_NAME}
     DISCOVERY_MODE PRE_TEST
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
-    PROPERTIES LABELS "${T_LABELS}" ENVIRONMENT "TRAINPROOF_BIN=$<TARGET_FILE:trainproof>")
+    PROPERTIES LABELS "${T_LABELS}" ENVIRONMENT "TRAINPROOF_BIN=$<TARGET_FILE:trainproof>" RUN_SERIAL ${serial})
 endfunction()

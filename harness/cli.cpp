@@ -564,7 +564,10 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   worker->add_option("--rank", wo.rank)->required();
   worker->add_option("--world", wo.world)->required()->check(CLI::Range(1, 64));
   worker->add_option("--store", wo.store)->required();
-  worker->add_option("--task", wo.task)->check(CLI::IsMember({"grad"}));
+  worker->add_option("--task", wo.task)->check(CLI::IsMember({"grad", "train"}));
+  worker->add_option("--steps", wo.steps)->check(CLI::PositiveNumber);
+  worker->add_option("--ckpt-every", wo.ckpt_every)->check(CLI::PositiveNumber);
+  worker->add_option("--sabotage", wo.sabotage)->check(CLI::IsMember({"none", "drop-rng"}));
   worker->add_option("--rule", wo.rule)->check(CLI::IsMember({"mean", "size"}));
   worker->add_option("--total", wo.total)->check(CLI::PositiveNumber);
   worker->add_option("--seed", wo.seed);

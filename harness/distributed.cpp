@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -61,7 +62,8 @@ GradProblem make_grad_problem(int64_t total, uint64_t seed) {
   return p;
 }
 
-std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& args, const fs::path& dir) {
+std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& args, const fs::path& dir,
+                                  const std::string& kill_when_all_print) {
   const char* env = std::getenv("TRAINPROOF_RANK_TIMEOUT_S");
   const std::chrono::seconds timeout(env && std::atoi(env) > 0 ? std::atoi(env) : 120);
   fs::create_directories(dir);
@@ -101,7 +103,21 @@ std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& arg
       }
   };
   int remaining = world;
+  auto all_printed = [&] {
+    for (int r = 0; r < world; ++r) {
+      std::ifstream in(dir / fmt::format("rank{}.log", r));
+      std::stringstream ss;
+      ss << in.rdbuf();
+      if (ss.str().find(kill_when_all_print) == std::string::npos) return false;
+    }
+    return true;
+  };
   while (remaining > 0) {
+    if (!kill_when_all_print.empty() && all_printed()) {  // the preemption: every rank at once
+      kill_all();
+      for (int r = 0; r < world; ++r) runs[r] = {r, 128 + SIGKILL, prefixed(dir / fmt::format("rank{}.log", r), r)};
+      return runs;
+    }
     for (int r = 0; r < world; ++r) {
       if (done[r]) continue;
       int status = 0;
@@ -128,6 +144,89 @@ std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& arg
   return runs;
 }
 
+namespace {
+
+// Data-parallel SGD with dropout; see WorkerOptions.
+int train_task(const WorkerOptions& o, c10d::ProcessGroupGloo& pg) {
+  const fs::path dir = o.out;
+  auto gen = at::detail::createCPUGenerator(o.seed);
+  const auto X = torch::randn({256, 8}, gen), y = torch::randint(0, 3, {256}, gen);
+  torch::manual_seed(static_cast<int64_t>(o.seed));  // the same initial weights on every rank
+  auto fc1 = torch::nn::Linear(8, 16);
+  auto relu = torch::nn::ReLU();
+  auto drop = torch::nn::Dropout(0.2);
+  auto fc2 = torch::nn::Linear(16, 3);
+  torch::nn::Sequential model(fc1, relu, drop, fc2);
+  torch::optim::SGD opt(model->parameters(), torch::optim::SGDOptions(0.05).momentum(0.9));
+  torch::manual_seed(static_cast<int64_t>(o.seed * 1000 + o.rank + 1));  // each rank its own dropout masks
+  const int64_t batch = 32, per_epoch = 256 / batch;
+  int64_t step = 0;
+
+  // Resume from the newest step whose files are all present: parameters once, and every rank's own.
+  std::vector<int64_t> saved;
+  if (fs::exists(dir))
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const auto n = e.path().filename().string();
+      if (n.rfind("params-", 0) == 0 && e.path().extension() == ".tpck") saved.push_back(std::stoll(n.substr(7, 8)));
+    }
+  std::sort(saved.rbegin(), saved.rend());
+  for (int64_t s : saved) {
+    bool complete = true;
+    for (int r = 0; r < o.world; ++r) complete = complete && fs::exists(dir / fmt::format("rank{}-{:08d}.tpck", r, s));
+    if (!complete) continue;
+    const Checkpoint params = Checkpoint::load(dir / fmt::format("params-{:08d}.tpck", s));
+    const Checkpoint mine = Checkpoint::load(dir / fmt::format("rank{}-{:08d}.tpck", o.rank, s));
+    load_module(params, "model", *model);
+    load_optimizer(params, "opt", opt);
+    if (o.sabotage != "drop-rng") load_rng(mine, "rng");
+    step = mine.integer("step");  // this rank's data position
+    fmt::print("rank {} resumed at step {}\n", o.rank, step);
+    break;
+  }
+
+  const auto shard = shard_bounds(batch, o.world, false);
+  for (; step < o.steps;) {
+    const int64_t epoch = step / per_epoch, within = step % per_epoch;
+    auto order_gen = at::detail::createCPUGenerator(o.seed + 7919 * static_cast<uint64_t>(epoch + 1));
+    const auto perm = torch::randperm(256, order_gen, torch::kLong);
+    const auto idx = perm.slice(0, within * batch + shard[o.rank], within * batch + shard[o.rank + 1]);
+    opt.zero_grad();
+    (torch::nn::functional::cross_entropy(model->forward(X.index_select(0, idx)), y.index_select(0, idx)) /
+     static_cast<double>(o.world))
+        .backward();
+    std::vector<at::Tensor> grads;
+    for (auto& p : model->parameters()) grads.push_back(p.grad());
+    for (auto& g : grads) {  // average the gradients across ranks
+      std::vector<at::Tensor> one = {g};
+      pg.allreduce(one)->wait();
+    }
+    opt.step();
+    ++step;
+    if (step % o.ckpt_every == 0) {
+      Checkpoint mine;
+      save_rng(mine, "rng");
+      mine.put("step", step);
+      mine.save(dir / fmt::format("rank{}-{:08d}.tpck", o.rank, step));
+      if (o.rank == 0) {
+        Checkpoint params;
+        save_module(params, "model", *model);
+        save_optimizer(params, "opt", opt);
+        params.save(dir / fmt::format("params-{:08d}.tpck", step));
+      }
+      pg.barrier()->wait();  // a checkpoint counts once every rank has written its part
+      fmt::print("saved checkpoint at step {}\n", step);
+      std::fflush(stdout);
+    }
+  }
+  Checkpoint final;
+  save_module(final, "model", *model);
+  final.save(dir / fmt::format("final-rank{}.tpck", o.rank));
+  fmt::print("rank {} finished {} steps\n", o.rank, step);
+  return kExitOk;
+}
+
+}  // namespace
+
 int ddp_worker_main(const WorkerOptions& o) {
   if (o.rank < 0 || o.rank >= o.world) throw BadInput(fmt::format("--rank {} is outside a world of {}", o.rank, o.world));
   if (fault_injected(fmt::format("rank{}-dies", o.rank))) std::abort();
@@ -136,6 +235,7 @@ int ddp_worker_main(const WorkerOptions& o) {
   auto opts = c10d::ProcessGroupGloo::Options::create(std::chrono::seconds(60));
   opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
   c10d::ProcessGroupGloo pg(store, o.rank, o.world, opts);
+  if (o.task == "train") return train_task(o, pg);
 
   GradProblem p = make_grad_problem(o.total, o.seed);
   const auto b = shard_bounds(o.total, o.world, o.uneven);

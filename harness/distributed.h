@@ -22,14 +22,21 @@ struct RankRun {
 // Runs `trainproof ddp-worker --rank r --world N --store DIR/store <args...>` for every rank.
 // Throws BadInput naming the rank when one exits non-zero, is killed, or outlives `timeout`
 // (then every rank is killed). Returns the ranks' outputs.
-// The default timeout is 120 s, or $TRAINPROOF_RANK_TIMEOUT_S.
-std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& args, const std::filesystem::path& dir);
+// The default timeout is 120 s, or $TRAINPROOF_RANK_TIMEOUT_S. With `kill_when_all_print`,
+// every rank is SIGKILLed as soon as all of them have printed that line (a preemption).
+std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& args, const std::filesystem::path& dir,
+                                  const std::string& kill_when_all_print = "");
 
 // The rank side of `ddp-worker`: joins the process group and runs TASK, writing its results
-// to OUT/rank<r>.tpck. Tasks: "grad" (one data-parallel gradient of the shared test model).
+// to OUT/rank<r>.tpck. Tasks: "grad" (one data-parallel gradient of the shared test model),
+// "train" (data-parallel SGD with dropout, checkpointing to OUT every ckpt_every steps:
+// parameters and optimizer once, by rank 0; each rank its RNG state and data position; it
+// resumes from the newest complete checkpoint and writes OUT/final-rank<r>.tpck).
 struct WorkerOptions {
   int rank = 0, world = 1;
   std::string store, task = "grad", rule = "mean", out;
+  int64_t steps = 16, ckpt_every = 4;  // task "train"
+  std::string sabotage = "none";       // task "train": none | drop-rng
   int64_t total = 64;   // global batch
   bool uneven = false;  // shard sizes differ between ranks
   uint64_t seed = 0;
