@@ -14,6 +14,7 @@
 
 #include "harness/atomic_file.h"
 #include "harness/errors.h"
+#include "harness/hash.h"
 
 namespace trainproof {
 namespace {
@@ -76,11 +77,7 @@ class Reader {
 
 }  // namespace
 
-uint64_t checkpoint_checksum(std::string_view payload) {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a, 64 bit
-  for (unsigned char c : payload) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
+uint64_t checkpoint_checksum(std::string_view payload) { return fnv1a64(payload); }
 
 std::string checkpoint_file_from_payload(std::string_view payload) {
   std::string out(kMagic, sizeof kMagic);

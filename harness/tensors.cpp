@@ -1,6 +1,8 @@
 // LibTorch glue used by scenarios and components.
 #include "harness/tensors.h"
 
+#include "harness/hash.h"
+
 #include <ATen/autocast_mode.h>
 #include <cmath>
 #include <cstring>
@@ -65,12 +67,10 @@ torch::Tensor flat_parameters(const torch::nn::Module& m) {
 }
 
 int64_t bitwise_checksum(const std::vector<torch::Tensor>& tensors) {
-  uint64_t h = 1469598103934665603ull;
+  uint64_t h = kFnv1a64Offset;
   for (const auto& t : tensors) {
     const torch::Tensor c = t.detach().to(torch::kCPU).contiguous();
-    const auto* p = static_cast<const unsigned char*>(c.data_ptr());
-    const size_t n = c.numel() * c.element_size();
-    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    h = fnv1a64(std::string_view(static_cast<const char*>(c.data_ptr()), c.numel() * c.element_size()), h);
   }
   int64_t out;
   std::memcpy(&out, &h, sizeof out);

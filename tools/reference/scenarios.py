@@ -16,6 +16,8 @@ import torch
 import torch.nn as nn
 from torch.utils.data import DataLoader, TensorDataset
 
+import tpck  # this folder: the checkpoint container and its checksum
+
 DTYPE_NAME = {torch.float64: "float64", torch.float32: "float32", torch.float16: "float16",
               torch.bfloat16: "bfloat16", torch.int64: "int64", torch.int32: "int32", torch.bool: "bool"}
 DTYPE_CODE = {torch.float64: 0, torch.float32: 1, torch.float16: 2, torch.bfloat16: 3}  # harness/dtype.h order
@@ -51,10 +53,9 @@ class Trace:
                 d.attrs["unit"] = ""
 
 
-def fnv1a(data: bytes) -> int:
-    h = 1469598103934665603
-    for b in data:
-        h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+def fnv1a_int64(data: bytes) -> int:
+    """The checksum as the C++ trace stores it: FNV-1a 64 read as a signed int64."""
+    h = tpck.fnv1a(data)
     return h - (1 << 64) if h >= 1 << 63 else h
 
 
@@ -252,8 +253,8 @@ def resume_exact(t):
     params = flat_params(model)
     t.values("loss_per_epoch", losses, "float32")
     t.tensor("params_uninterrupted", params)
-    t.values("checksum_uninterrupted", [fnv1a(params.numpy().tobytes())], "int64")
-    t.values("checksum_resumed", [fnv1a(resumed_params().numpy().tobytes())], "int64")
+    t.values("checksum_uninterrupted", [fnv1a_int64(params.numpy().tobytes())], "int64")
+    t.values("checksum_resumed", [fnv1a_int64(resumed_params().numpy().tobytes())], "int64")
     model, opt, sched = setup(0.1)
     train(model, opt, sched, range(10))
     t.tensor("params_dropout_uninterrupted", flat_params(model))
