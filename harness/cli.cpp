@@ -484,6 +484,7 @@ int cmd_lr_curve(LrCurveCli& c, const std::vector<CLI::App*>& kinds) {
 }  // namespace
 
 int cli_main(int argc, char** argv, const char* default_golden_dir) {
+  set_rank_executable("/proc/self/exe");  // data-parallel ranks run this CLI's ddp-worker
   CLI::App app{"trainproof: proves a LibTorch training loop does what the best-practice documents say"};
   app.require_subcommand(1);
   fs::path golden_dir = default_golden_dir ? default_golden_dir : TRAINPROOF_DEFAULT_GOLDEN_DIR;
@@ -565,6 +566,7 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   worker->add_option("--world", wo.world)->required()->check(CLI::Range(1, 64));
   worker->add_option("--store", wo.store)->required();
   worker->add_option("--task", wo.task)->check(CLI::IsMember({"grad", "train"}));
+  worker->add_option("--backend", wo.backend)->check(CLI::IsMember({"gloo", "nccl"}));
   worker->add_option("--steps", wo.steps)->check(CLI::PositiveNumber);
   worker->add_option("--ckpt-every", wo.ckpt_every)->check(CLI::PositiveNumber);
   worker->add_option("--sabotage", wo.sabotage)->check(CLI::IsMember({"none", "drop-rng"}));

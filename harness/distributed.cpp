@@ -1,4 +1,4 @@
-// The launcher and the Gloo rank side (see distributed.h).
+// The launcher and the rank side, on Gloo or NCCL (see distributed.h, nccl_backend.h).
 #define USE_C10D_GLOO 1
 #include "harness/distributed.h"
 
@@ -14,12 +14,14 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <torch/cuda.h>
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 
 #include "harness/checkpoint.h"
 #include "harness/errors.h"
 #include "harness/fault.h"
+#include "harness/nccl_backend.h"
 #include "harness/training.h"
 
 namespace trainproof {
@@ -35,6 +37,25 @@ std::string prefixed(const fs::path& log, int rank) {
 }
 
 }  // namespace
+
+std::string backend_for(const c10::Device& device) { return device.is_cuda() ? "nccl" : "gloo"; }
+
+std::vector<int> data_parallel_worlds(const c10::Device& device, int gpus) {
+  if (!device.is_cuda()) return {2, 4};
+  std::vector<int> worlds;
+  for (int n : {2, 4})
+    if (n <= gpus) worlds.push_back(n);
+  if (worlds.empty()) worlds.push_back(1);
+  return worlds;
+}
+
+std::vector<int> data_parallel_worlds(RunContext& ctx) {
+  if (!ctx.is_cuda()) return data_parallel_worlds(ctx.device(), 0);
+  if (const auto why = nccl_unavailable_reason(); !why.empty()) ctx.skip(why);
+  const auto worlds = data_parallel_worlds(ctx.device(), static_cast<int>(torch::cuda::device_count()));
+  if (worlds == std::vector<int>{1}) ctx.print("one GPU: the NCCL ranks run with N=1 (NCCL runs one rank per GPU)");
+  return worlds;
+}
 
 std::vector<int64_t> shard_bounds(int64_t total, int world, bool uneven) {
   std::vector<int64_t> b{0};
@@ -62,8 +83,21 @@ GradProblem make_grad_problem(int64_t total, uint64_t seed) {
   return p;
 }
 
+namespace {
+std::string& registered_rank_executable() {
+  static std::string path;
+  return path;
+}
+}  // namespace
+
+void set_rank_executable(const std::string& path) { registered_rank_executable() = path; }
+
 std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& args, const fs::path& dir,
                                   const std::string& kill_when_all_print) {
+  const char* env_bin = std::getenv("TRAINPROOF_BIN");
+  const std::string bin = env_bin && *env_bin ? env_bin : registered_rank_executable();
+  if (bin.empty())
+    throw BadInput("no executable for the rank processes: set TRAINPROOF_BIN to the trainproof executable");
   const char* env = std::getenv("TRAINPROOF_RANK_TIMEOUT_S");
   const std::chrono::seconds timeout(env && std::atoi(env) > 0 ? std::atoi(env) : 120);
   fs::create_directories(dir);
@@ -71,9 +105,7 @@ std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& arg
   fs::remove(store);
   std::vector<pid_t> pids;
   for (int rank = 0; rank < world; ++rank) {
-    // The ranks run this executable's `ddp-worker`; a test binary names the CLI in TRAINPROOF_BIN.
-    const char* bin = std::getenv("TRAINPROOF_BIN");
-    std::vector<std::string> a = {bin && *bin ? bin : "/proc/self/exe", "ddp-worker", "--rank", std::to_string(rank), "--world",
+    std::vector<std::string> a = {bin, "ddp-worker", "--rank", std::to_string(rank), "--world",
                                   std::to_string(world), "--store", store.string()};
     a.insert(a.end(), args.begin(), args.end());
     const fs::path log = dir / fmt::format("rank{}.log", rank);
@@ -147,16 +179,17 @@ std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& arg
 namespace {
 
 // Data-parallel SGD with dropout; see WorkerOptions.
-int train_task(const WorkerOptions& o, c10d::ProcessGroupGloo& pg) {
+int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& device) {
   const fs::path dir = o.out;
   auto gen = at::detail::createCPUGenerator(o.seed);
-  const auto X = torch::randn({256, 8}, gen), y = torch::randint(0, 3, {256}, gen);
+  const auto X = torch::randn({256, 8}, gen).to(device), y = torch::randint(0, 3, {256}, gen).to(device);
   torch::manual_seed(static_cast<int64_t>(o.seed));  // the same initial weights on every rank
   auto fc1 = torch::nn::Linear(8, 16);
   auto relu = torch::nn::ReLU();
   auto drop = torch::nn::Dropout(0.2);
   auto fc2 = torch::nn::Linear(16, 3);
   torch::nn::Sequential model(fc1, relu, drop, fc2);
+  model->to(device);
   torch::optim::SGD opt(model->parameters(), torch::optim::SGDOptions(0.05).momentum(0.9));
   torch::manual_seed(static_cast<int64_t>(o.seed * 1000 + o.rank + 1));  // each rank its own dropout masks
   const int64_t batch = 32, per_epoch = 256 / batch;
@@ -189,7 +222,7 @@ int train_task(const WorkerOptions& o, c10d::ProcessGroupGloo& pg) {
     const int64_t epoch = step / per_epoch, within = step % per_epoch;
     auto order_gen = at::detail::createCPUGenerator(o.seed + 7919 * static_cast<uint64_t>(epoch + 1));
     const auto perm = torch::randperm(256, order_gen, torch::kLong);
-    const auto idx = perm.slice(0, within * batch + shard[o.rank], within * batch + shard[o.rank + 1]);
+    const auto idx = perm.slice(0, within * batch + shard[o.rank], within * batch + shard[o.rank + 1]).to(device);
     opt.zero_grad();
     (torch::nn::functional::cross_entropy(model->forward(X.index_select(0, idx)), y.index_select(0, idx)) /
      static_cast<double>(o.world))
@@ -231,13 +264,28 @@ int ddp_worker_main(const WorkerOptions& o) {
   if (o.rank < 0 || o.rank >= o.world) throw BadInput(fmt::format("--rank {} is outside a world of {}", o.rank, o.world));
   if (fault_injected(fmt::format("rank{}-dies", o.rank))) std::abort();
   if (fault_injected(fmt::format("rank{}-hangs", o.rank))) std::this_thread::sleep_for(std::chrono::hours(1));
-  auto store = c10::make_intrusive<c10d::FileStore>(o.store, o.world);
-  auto opts = c10d::ProcessGroupGloo::Options::create(std::chrono::seconds(60));
-  opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
-  c10d::ProcessGroupGloo pg(store, o.rank, o.world, opts);
-  if (o.task == "train") return train_task(o, pg);
+  if (o.backend != "gloo" && o.backend != "nccl") throw BadInput(fmt::format("unknown backend '{}' (gloo | nccl)", o.backend));
+  const bool nccl = o.backend == "nccl";
+  const torch::Device device = nccl ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(o.rank)) : torch::kCPU;
+  if (nccl) make_cuda_deterministic();  // the resume check is bitwise: deterministic kernels
+  const auto timeout = std::chrono::milliseconds(60'000);
+  c10::intrusive_ptr<c10d::Store> store = c10::make_intrusive<c10d::FileStore>(o.store, o.world);
+  c10::intrusive_ptr<c10d::Backend> group;
+  if (nccl) {
+    group = make_nccl_backend(store, o.rank, o.world, timeout);
+  } else {
+    auto opts = c10d::ProcessGroupGloo::Options::create(timeout);
+    opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
+    group = c10::make_intrusive<c10d::ProcessGroupGloo>(store, o.rank, o.world, opts);
+  }
+  c10d::Backend& pg = *group;
+  fmt::print("rank {} of {} joined the {} group on {}\n", o.rank, o.world, o.backend, device.str());
+  if (o.task == "train") return train_task(o, pg, device);
 
   GradProblem p = make_grad_problem(o.total, o.seed);
+  p.X = p.X.to(device), p.y = p.y.to(device);
+  p.model64->to(device);
+  p.model32->to(device);
   const auto b = shard_bounds(o.total, o.world, o.uneven);
   const int64_t lo = b[o.rank], hi = b[o.rank + 1];
   const auto rule = o.rule == "size" ? Accumulation::kWeightBySize : Accumulation::kDivideByCount;

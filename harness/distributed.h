@@ -1,5 +1,5 @@
 // Data-parallel runs on PyTorch's own distributed engine (c10d process groups: Gloo on
-// CPU): a launcher that starts N rank processes of this executable, rendezvousing through a
+// CPU, NCCL on CUDA): a launcher that starts N rank processes of this executable, rendezvousing through a
 // c10d FileStore, with a timeout and an error naming any rank that dies or hangs; and the
 // rank side, which all-reduces gradients.
 #pragma once
@@ -11,6 +11,8 @@
 
 #include <torch/torch.h>
 
+#include "harness/scenario.h"
+
 namespace trainproof {
 
 struct RankRun {
@@ -18,6 +20,11 @@ struct RankRun {
   int exit_code = 0;
   std::string output;  // stdout+stderr, every line prefixed "[rank r] "
 };
+
+// The executable the ranks run: $TRAINPROOF_BIN, else the one registered here. The CLI
+// registers itself; any other program (a test binary) must name the CLI in TRAINPROOF_BIN,
+// or launch_ranks refuses: re-executing a program that is not the CLI would start it over.
+void set_rank_executable(const std::string& path);
 
 // Runs `trainproof ddp-worker --rank r --world N --store DIR/store <args...>` for every rank.
 // Throws BadInput naming the rank when one exits non-zero, is killed, or outlives `timeout`
@@ -35,6 +42,7 @@ std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& arg
 struct WorkerOptions {
   int rank = 0, world = 1;
   std::string store, task = "grad", rule = "mean", out;
+  std::string backend = "gloo";        // gloo (CPU tensors) | nccl (rank r on GPU r)
   int64_t steps = 16, ckpt_every = 4;  // task "train"
   std::string sabotage = "none";       // task "train": none | drop-rng
   int64_t total = 64;   // global batch
@@ -42,6 +50,20 @@ struct WorkerOptions {
   uint64_t seed = 0;
 };
 int ddp_worker_main(const WorkerOptions& o);
+
+// The process-group backend of ranks on `device`: "gloo" on CPU, "nccl" on CUDA.
+std::string backend_for(const c10::Device& device);
+
+// Empty where NCCL ranks can run (a build with NCCL on a machine with a GPU); otherwise why
+// not, the reason a data-parallel scenario on CUDA skips with.
+std::string nccl_unavailable_reason();
+
+// The rank counts a data-parallel scenario runs: 2 and 4 rank processes on CPU; on CUDA one
+// rank per GPU, so those of 2 and 4 that fit in `gpus`, or 1 on a single-GPU machine.
+std::vector<int> data_parallel_worlds(const c10::Device& device, int gpus);
+// The same for a scenario's device; on CUDA it skips the scenario where NCCL cannot run, and
+// says so when a single GPU leaves one rank.
+std::vector<int> data_parallel_worlds(RunContext& ctx);
 
 // Shard boundaries of a global batch of `total` over `world` ranks: equal sizes, or (uneven)
 // sizes that differ on purpose (rank r gets a share proportional to r + 1).

@@ -1,5 +1,5 @@
-// Beyond one process: the accumulation laws across ranks. N ranks (Gloo, each a process)
-// compute gradients on their shards of one global batch and all-reduce them; the result
+// Beyond one process: the accumulation laws across ranks. N ranks (each a process; Gloo on
+// CPU, NCCL with one GPU a rank on CUDA) compute gradients on their shards of one global batch and all-reduce them; the result
 // equals the single-process full-batch gradient and N-step accumulation for even shards,
 // and for uneven shards only with Practice p3's weighting by shard size.
 #include <torch/torch.h>
@@ -18,9 +18,9 @@ constexpr int64_t kTotal = 64;
 constexpr uint64_t kSeed = 0;
 
 // The data-parallel gradients (float64 and float32) of `world` ranks under `rule`.
-std::pair<torch::Tensor, torch::Tensor> data_parallel(int world, bool uneven, const char* rule) {
+std::pair<torch::Tensor, torch::Tensor> data_parallel(const c10::Device& device, int world, bool uneven, const char* rule) {
   TempDir dir("ddp");
-  launch_ranks(world, {"--task", "grad", "--rule", rule, "--total", std::to_string(kTotal), "--seed", std::to_string(kSeed),
+  launch_ranks(world, {"--backend", backend_for(device), "--task", "grad", "--rule", rule, "--total", std::to_string(kTotal), "--seed", std::to_string(kSeed),
                        "--out", dir.path().string(), uneven ? "--uneven" : "--even"},
                dir.path());
   const Checkpoint r0 = Checkpoint::load(dir.path() / "rank0.tpck");
@@ -32,9 +32,13 @@ std::pair<torch::Tensor, torch::Tensor> data_parallel(int world, bool uneven, co
   return {r0.tensor("grad64"), r0.tensor("grad32")};
 }
 
-// One process: the full batch, and `world`-step accumulation over the same shards.
-std::pair<torch::Tensor, torch::Tensor> single_process(int world, bool uneven, bool accumulate) {
+// One process on `device`: the full batch, and `world`-step accumulation over the same
+// shards. Returned on the CPU, as the ranks' results are.
+std::pair<torch::Tensor, torch::Tensor> single_process(const c10::Device& device, int world, bool uneven, bool accumulate) {
   GradProblem p = make_grad_problem(kTotal, kSeed);
+  p.X = p.X.to(device), p.y = p.y.to(device);
+  p.model64->to(device);
+  p.model32->to(device);
   const auto b = shard_bounds(kTotal, world, uneven);
   std::vector<torch::Tensor> out;
   for (auto* m : {&p.model64, &p.model32}) {
@@ -48,21 +52,22 @@ std::pair<torch::Tensor, torch::Tensor> single_process(int world, bool uneven, b
          accumulation_weight(Accumulation::kDivideByCount, 0, world, kTotal))
             .backward();
     }
-    out.push_back(model->weight.grad().clone());
+    out.push_back(model->weight.grad().cpu());
   }
   return {out[0], out[1]};
 }
 
 }  // namespace
 
-TRAINPROOF_SCENARIO(ddp_equivalence, "Beyond one process: accumulation laws across ranks (Gloo)") {
-  if (ctx.is_cuda()) ctx.skip("the CUDA (NCCL) path is not built yet; the Gloo ranks run on CPU");
+TRAINPROOF_SCENARIO(ddp_equivalence, "Beyond one process: accumulation laws across ranks (Gloo; NCCL on GPUs)") {
+  const auto device = ctx.device();
+  const auto worlds = data_parallel_worlds(ctx);
   Trace t;
-  const auto [full64, full32] = single_process(1, false, false);
+  const auto [full64, full32] = single_process(device, 1, false, false);
   record(t, "grad_full_batch_float64", full64);
-  for (const int world : {2, 4}) {
-    const auto [dp64, dp32] = data_parallel(world, false, "mean");
-    const auto [acc64, acc32] = single_process(world, false, true);
+  for (const int world : worlds) {
+    const auto [dp64, dp32] = data_parallel(device, world, false, "mean");
+    const auto [acc64, acc32] = single_process(device, world, false, true);
     const bool f32 = torch::allclose(dp32, full32, 1e-5, 1e-6), f64 = torch::allclose(dp64, full64, 1e-12, 1e-14);
     const bool acc = torch::allclose(dp64, acc64, 1e-12, 1e-14);
     ctx.print("world {}, even shards:   all-reduced gradient matches the full batch: {} (float32 max abs diff {:.2g}, float64 {:.2g}); "
@@ -74,8 +79,12 @@ TRAINPROOF_SCENARIO(ddp_equivalence, "Beyond one process: accumulation laws acro
     t.check(fmt::format("world {} even: matches the full batch (float32 allclose, float64 to 1e-12)", world), f32 && f64, "");
     t.check(fmt::format("world {} even: equals {}-step accumulation", world, world), acc, "");
 
-    const auto [mean64, mean32] = data_parallel(world, true, "mean");
-    const auto [size64, size32] = data_parallel(world, true, "size");
+    if (world == 1) {
+      ctx.print("world 1: one shard, so no uneven shards to weigh");
+      continue;
+    }
+    const auto [mean64, mean32] = data_parallel(device, world, true, "mean");
+    const auto [size64, size32] = data_parallel(device, world, true, "size");
     const bool mean_ok = torch::allclose(mean64, full64, 1e-12, 1e-14), size_ok = torch::allclose(size64, full64, 1e-12, 1e-14);
     ctx.print("world {}, uneven shards: divide by world matches: {}  weight by size matches: {}", world,
               mean_ok ? "True" : "False", size_ok ? "True" : "False");

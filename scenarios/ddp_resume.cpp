@@ -1,4 +1,5 @@
-// Beyond one process: an exact resume for every rank. N ranks train data-parallel SGD with
+// Beyond one process: an exact resume for every rank. N ranks (Gloo on CPU, NCCL with one
+// GPU a rank on CUDA) train data-parallel SGD with
 // dropout and checkpoint (parameters once; each rank its RNG state and data position); all
 // of them are SIGKILLed together, restarted, and resumed: the final parameters on every
 // rank are bitwise those of the uninterrupted N-rank run. Without the ranks' RNG state the
@@ -25,8 +26,8 @@ std::vector<torch::Tensor> finals(int world, const std::filesystem::path& dir) {
   return out;
 }
 
-std::vector<std::string> train_args(const std::filesystem::path& out, const char* sabotage) {
-  return {"--task", "train", "--steps", "24", "--ckpt-every", "4", "--out", out.string(), "--sabotage", sabotage};
+std::vector<std::string> train_args(const c10::Device& device, const std::filesystem::path& out, const char* sabotage) {
+  return {"--backend", backend_for(device), "--task", "train", "--steps", "24", "--ckpt-every", "4", "--out", out.string(), "--sabotage", sabotage};
 }
 
 struct Run {
@@ -36,13 +37,13 @@ struct Run {
 
 // Train uninterrupted; or kill every rank once all have saved the step-12 checkpoint, then
 // restart them all and let them resume.
-Run run(int world, bool preempt, const char* sabotage) {
+Run run(const c10::Device& device, int world, bool preempt, const char* sabotage) {
   TempDir dir("ddp-resume");
   const auto out = dir.path() / "ckpt";
   std::filesystem::create_directories(out);
   Run r;
-  if (preempt) launch_ranks(world, train_args(out, sabotage), dir.path() / "first", "saved checkpoint at step 12");
-  const auto second = launch_ranks(world, train_args(out, sabotage), dir.path() / "second");
+  if (preempt) launch_ranks(world, train_args(device, out, sabotage), dir.path() / "first", "saved checkpoint at step 12");
+  const auto second = launch_ranks(world, train_args(device, out, sabotage), dir.path() / "second");
   r.resumed_mid_run = preempt;
   for (const auto& rank : second) {
     const auto at = rank.output.find("resumed at step ");
@@ -60,12 +61,13 @@ bool all_equal(const std::vector<torch::Tensor>& got, const torch::Tensor& want)
 
 }  // namespace
 
-TRAINPROOF_SCENARIO(ddp_resume, "Beyond one process: exact resume on every rank (Gloo)") {
-  if (ctx.is_cuda()) ctx.skip("the CUDA (NCCL) path is not built yet; the Gloo ranks run on CPU");
+TRAINPROOF_SCENARIO(ddp_resume, "Beyond one process: exact resume on every rank (Gloo; NCCL on GPUs)") {
+  const auto device = ctx.device();
+  const auto worlds = data_parallel_worlds(ctx);
   Trace t;
-  for (const int world : {2, 4}) {
-    const auto uninterrupted = run(world, false, "none").params;
-    const Run resumed_run = run(world, true, "none");
+  for (const int world : worlds) {
+    const auto uninterrupted = run(device, world, false, "none").params;
+    const Run resumed_run = run(device, world, true, "none");
     const auto& resumed = resumed_run.params;
     const bool ranks_agree = all_equal(uninterrupted, uninterrupted[0]);
     const bool exact = all_equal(resumed, uninterrupted[0]);
@@ -77,8 +79,8 @@ TRAINPROOF_SCENARIO(ddp_resume, "Beyond one process: exact resume on every rank 
     t.check(fmt::format("world {}: the kill landed mid-run (every rank resumed before the last step)", world),
             resumed_run.resumed_mid_run, "");
     t.check(fmt::format("world {}: resumed == uninterrupted on every rank (bitwise)", world), exact, "");
-    if (world == 2) {
-      const bool without_rng = all_equal(run(world, true, "drop-rng").params, uninterrupted[0]);
+    if (world == worlds.front()) {
+      const bool without_rng = all_equal(run(device, world, true, "drop-rng").params, uninterrupted[0]);
       ctx.print("world {}: resumed without the ranks' RNG state == uninterrupted: {}", world, without_rng ? "True" : "False");
       t.check("negative control: a resume without the ranks' RNG state diverges", !without_rng, "");
     }

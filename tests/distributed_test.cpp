@@ -1,8 +1,9 @@
-// Data-parallel runs across rank processes (Gloo): the result does not depend on the
+// Data-parallel runs across rank processes (Gloo; NCCL on GPUs): the result does not depend on the
 // number of ranks (N = 1..4) beyond float64 rounding; a rank that skips the all-reduce is
 // caught; a rank that dies or hangs ends the run with a message naming it.
 #include <cstdlib>
 
+#include <torch/cuda.h>
 #include <torch/torch.h>
 
 #include <gtest/gtest.h>
@@ -68,6 +69,56 @@ TEST(DistributedTest, HungRankIsKilledAfterTheTimeout) {
   } catch (const BadInput& e) {
     EXPECT_NE(std::string(e.what()).find("did not finish within 8 s"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DistributedTest, ProgramThatIsNotTheCliRefusesToStartRanks) {
+  // Without TRAINPROOF_BIN this test binary would re-execute itself as every rank.
+  const char* env = std::getenv("TRAINPROOF_BIN");
+  const std::string saved = env ? env : "";
+  unsetenv("TRAINPROOF_BIN");
+  TempDir dir("ddp-test");
+  EXPECT_THROW(launch_ranks(2, {"--task", "grad", "--out", dir.path().string()}, dir.path()), BadInput);
+  if (!saved.empty()) setenv("TRAINPROOF_BIN", saved.c_str(), 1);
+}
+
+TEST(DistributedTest, RankCountsFollowTheDevice) {
+  using W = std::vector<int>;
+  EXPECT_EQ(data_parallel_worlds(c10::Device("cpu"), 0), (W{2, 4}));
+  EXPECT_EQ(data_parallel_worlds(c10::Device("cpu"), 8), (W{2, 4}));  // CPU ranks are processes, not GPUs
+  EXPECT_EQ(data_parallel_worlds(c10::Device("cuda"), 1), (W{1}));     // one GPU: N=1
+  EXPECT_EQ(data_parallel_worlds(c10::Device("cuda"), 3), (W{2}));     // NCCL: one rank per GPU
+  EXPECT_EQ(data_parallel_worlds(c10::Device("cuda"), 8), (W{2, 4}));
+  EXPECT_EQ(backend_for(c10::Device("cpu")), "gloo");
+  EXPECT_EQ(backend_for(c10::Device("cuda")), "nccl");
+}
+
+TEST(DistributedTest, NcclRankWithoutAGpuFailsNamingTheRankAndTheReason) {
+  if (torch::cuda::is_available()) GTEST_SKIP() << "this machine has a GPU: NCCL can run";
+  const std::string why = nccl_unavailable_reason();
+  ASSERT_FALSE(why.empty());
+  TempDir dir("ddp-test");
+  try {
+    launch_ranks(2, {"--backend", "nccl", "--task", "grad", "--out", dir.path().string()}, dir.path());
+    FAIL() << "NCCL ranks ran without a GPU";
+  } catch (const BadInput& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("of 2 failed (exit 2)"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(why), std::string::npos) << msg;
+  }
+}
+
+TEST(DistributedTest, NcclRanksAverageGradientsOnTheGpus) {
+  if (!nccl_unavailable_reason().empty()) GTEST_SKIP() << nccl_unavailable_reason();
+  const auto worlds = data_parallel_worlds(c10::Device("cuda"), static_cast<int>(torch::cuda::device_count()));
+  const auto one = data_parallel_grad(1, 0, true);  // Gloo on CPU
+  for (int world : worlds) {
+    TempDir dir("ddp-test");
+    launch_ranks(world, {"--backend", "nccl", "--task", "grad", "--rule", "size", "--total", "60", "--seed", "0", "--out",
+                         dir.path().string(), "--uneven"},
+                 dir.path());
+    EXPECT_TRUE(torch::allclose(Checkpoint::load(dir.path() / "rank0.tpck").tensor("grad64"), one, 1e-12, 1e-14))
+        << "world " << world;
   }
 }
 

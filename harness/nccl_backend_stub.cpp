@@ -1,0 +1,22 @@
+// This build has no NCCL (see harness/CMakeLists.txt): data-parallel ranks run on Gloo only.
+#include <fmt/format.h>
+
+#include "harness/distributed.h"
+#include "harness/errors.h"
+#include "harness/nccl_backend.h"
+
+#ifndef TRAINPROOF_NCCL_MISSING
+#define TRAINPROOF_NCCL_MISSING "this build has no NCCL"
+#endif
+
+namespace trainproof {
+
+std::string nccl_unavailable_reason() {
+  return fmt::format("the NCCL backend is not compiled in ({}); the Gloo ranks run on CPU", TRAINPROOF_NCCL_MISSING);
+}
+
+c10::intrusive_ptr<c10d::Backend> make_nccl_backend(const c10::intrusive_ptr<c10d::Store>&, int, int, std::chrono::milliseconds) {
+  throw BadInput(nccl_unavailable_reason());
+}
+
+}  // namespace trainproof
