@@ -36,6 +36,7 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTorch_
   -DCMAKE_PREFIX_PATH="$deps/root/usr;$deps/root/usr/lib/x86_64-linux-gnu/cmake" \
   -DHDF5_ROOT="$deps/hdf5" -DHDF5_NO_FIND_PACKAGE_CONFIG_FILE=ON -DHDF5_C_COMPILER_EXECUTABLE=/nonexistent \
   -DTRAINPROOF_PYTHON= >"$out/configure.log" 2>&1 || { log "configure failed (configure.log)"; tail -30 "$out/configure.log" >&2; exit 2; }
+grep -h "trainproof:" "$out/configure.log" | while read -r line; do log "$line"; done  # raw CUDA, NCCL: compiled or why not
 log "building with $(nproc) jobs"
 cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 || { log "build failed (build.log)"; tail -30 "$out/build.log" >&2; exit 2; }
 
