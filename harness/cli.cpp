@@ -15,6 +15,7 @@
 #include "harness/bench.h"
 #include "harness/compare.h"
 #include "harness/distributed.h"
+#include "harness/process.h"
 #include "harness/errors.h"
 #include "harness/fingerprint.h"
 #include "harness/golden_store.h"
@@ -484,7 +485,7 @@ int cmd_lr_curve(LrCurveCli& c, const std::vector<CLI::App*>& kinds) {
 }  // namespace
 
 int cli_main(int argc, char** argv, const char* default_golden_dir) {
-  set_rank_executable("/proc/self/exe");  // data-parallel ranks run this CLI's ddp-worker
+  set_cli_executable("/proc/self/exe");  // child processes (preempt trials, ranks) run this CLI
   CLI::App app{"trainproof: proves a LibTorch training loop does what the best-practice documents say"};
   app.require_subcommand(1);
   fs::path golden_dir = default_golden_dir ? default_golden_dir : TRAINPROOF_DEFAULT_GOLDEN_DIR;

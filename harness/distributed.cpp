@@ -2,12 +2,8 @@
 #define USE_C10D_GLOO 1
 #include "harness/distributed.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
+#include <csignal>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -22,6 +18,7 @@
 #include "harness/errors.h"
 #include "harness/fault.h"
 #include "harness/nccl_backend.h"
+#include "harness/process.h"
 #include "harness/training.h"
 
 namespace trainproof {
@@ -83,21 +80,8 @@ GradProblem make_grad_problem(int64_t total, uint64_t seed) {
   return p;
 }
 
-namespace {
-std::string& registered_rank_executable() {
-  static std::string path;
-  return path;
-}
-}  // namespace
-
-void set_rank_executable(const std::string& path) { registered_rank_executable() = path; }
-
 std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& args, const fs::path& dir,
                                   const std::string& kill_when_all_print) {
-  const char* env_bin = std::getenv("TRAINPROOF_BIN");
-  const std::string bin = env_bin && *env_bin ? env_bin : registered_rank_executable();
-  if (bin.empty())
-    throw BadInput("no executable for the rank processes: set TRAINPROOF_BIN to the trainproof executable");
   const char* env = std::getenv("TRAINPROOF_RANK_TIMEOUT_S");
   const std::chrono::seconds timeout(env && std::atoi(env) > 0 ? std::atoi(env) : 120);
   fs::create_directories(dir);
@@ -105,23 +89,11 @@ std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& arg
   fs::remove(store);
   std::vector<pid_t> pids;
   for (int rank = 0; rank < world; ++rank) {
-    std::vector<std::string> a = {bin, "ddp-worker", "--rank", std::to_string(rank), "--world",
-                                  std::to_string(world), "--store", store.string()};
+    std::vector<std::string> a = {"ddp-worker", "--rank", std::to_string(rank), "--world", std::to_string(world),
+                                  "--store", store.string()};
     a.insert(a.end(), args.begin(), args.end());
     const fs::path log = dir / fmt::format("rank{}.log", rank);
-    const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("fork failed");
-    if (pid == 0) {
-      const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(fd, 1);
-      dup2(fd, 2);
-      std::vector<char*> argv;
-      for (auto& s : a) argv.push_back(s.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    pids.push_back(pid);
+    pids.push_back(spawn_cli(a, {log, log}));
   }
   std::vector<RankRun> runs(world);
   std::vector<bool> done(world, false);
@@ -129,8 +101,7 @@ std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& arg
   auto kill_all = [&] {
     for (int r = 0; r < world; ++r)
       if (!done[r]) {
-        kill(pids[r], SIGKILL);
-        waitpid(pids[r], nullptr, 0);
+        kill_and_reap(pids[r]);
         done[r] = true;
       }
   };
@@ -152,15 +123,15 @@ std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& arg
     }
     for (int r = 0; r < world; ++r) {
       if (done[r]) continue;
-      int status = 0;
-      if (waitpid(pids[r], &status, WNOHANG) != pids[r]) continue;
+      const auto code = poll_exit(pids[r]);
+      if (!code) continue;
       done[r] = true;
       --remaining;
-      runs[r] = {r, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), prefixed(dir / fmt::format("rank{}.log", r), r)};
-      if (runs[r].exit_code != 0) {  // one rank down: the others would wait for it forever
+      runs[r] = {r, *code, prefixed(dir / fmt::format("rank{}.log", r), r)};
+      if (*code != 0) {  // one rank down: the others would wait for it forever
         kill_all();
         throw BadInput(fmt::format("rank {} of {} {} (exit {}); the other ranks were stopped. Its output:\n{}", r, world,
-                                   WIFSIGNALED(status) ? "was killed" : "failed", runs[r].exit_code, runs[r].output));
+                                   ended_by_signal(*code) ? "was killed" : "failed", *code, runs[r].output));
       }
     }
     if (remaining > 0 && std::chrono::steady_clock::now() > deadline) {

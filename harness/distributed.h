@@ -21,12 +21,8 @@ struct RankRun {
   std::string output;  // stdout+stderr, every line prefixed "[rank r] "
 };
 
-// The executable the ranks run: $TRAINPROOF_BIN, else the one registered here. The CLI
-// registers itself; any other program (a test binary) must name the CLI in TRAINPROOF_BIN,
-// or launch_ranks refuses: re-executing a program that is not the CLI would start it over.
-void set_rank_executable(const std::string& path);
-
-// Runs `trainproof ddp-worker --rank r --world N --store DIR/store <args...>` for every rank.
+// Runs `trainproof ddp-worker --rank r --world N --store DIR/store <args...>` for every rank
+// (trainproof: cli_executable() of process.h, so a test binary sets TRAINPROOF_BIN).
 // Throws BadInput naming the rank when one exits non-zero, is killed, or outlives `timeout`
 // (then every rank is killed). Returns the ranks' outputs.
 // The default timeout is 120 s, or $TRAINPROOF_RANK_TIMEOUT_S. With `kill_when_all_print`,

@@ -1,11 +1,6 @@
 // Child processes, SIGKILL, and the bitwise comparison behind `trainproof preempt`.
 #include "harness/preempt.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "harness/errors.h"
+#include "harness/process.h"
 #include "harness/temp_dir.h"
 
 namespace trainproof {
@@ -33,40 +29,14 @@ struct Child {
 
 // Starts `trainproof train textclf ...` with stdout/stderr appended to files in `dir`.
 Child start(const PreemptOptions& o, const fs::path& dir, const std::string& sabotage) {
-  std::vector<std::string> args = {"/proc/self/exe", "train", "textclf", "--ckpt-dir", (dir / "ckpt").string(),
+  std::vector<std::string> args = {"train", "textclf", "--ckpt-dir", (dir / "ckpt").string(),
                                    "--steps", std::to_string(o.steps), "--ckpt-every", std::to_string(o.ckpt_every),
                                    "--amp", "fp16", "--sabotage", sabotage};
   if (!o.corpus.empty()) args.insert(args.end(), {"--corpus", o.corpus});
   Child c{-1, dir / "stdout.log", dir / "stderr.log"};
-  c.pid = fork();
-  if (c.pid < 0) throw std::runtime_error("fork failed");
-  if (c.pid == 0) {
-    const int out = ::open(c.out.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    const int err = ::open(c.err.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    dup2(out, 1);
-    dup2(err, 2);
-    // A slower checkpoint write widens the window in which a kill lands mid-write.
-    setenv("TRAINPROOF_CKPT_WRITE_DELAY_MS", "60", 1);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
+  // A slower checkpoint write widens the window in which a kill lands mid-write.
+  c.pid = spawn_cli(args, {c.out, c.err, /*append=*/true}, {{"TRAINPROOF_CKPT_WRITE_DELAY_MS", "60"}});
   return c;
-}
-
-int wait_for(pid_t pid) {
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-bool exited(pid_t pid, int& code) {
-  int status = 0;
-  if (waitpid(pid, &status, WNOHANG) != pid) return false;
-  code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return true;
 }
 
 size_t count_lines(const fs::path& p, const std::string& needle) {
@@ -86,7 +56,7 @@ std::string read_file(const fs::path& p) {
 
 // Runs the child to completion (no kill); returns its exit code.
 int run_to_end(const PreemptOptions& o, const fs::path& dir, const std::string& sabotage) {
-  return wait_for(start(o, dir, sabotage).pid);
+  return wait_exit(start(o, dir, sabotage).pid);
 }
 
 }  // namespace
@@ -123,14 +93,14 @@ int run_preempt(const PreemptOptions& o) {
       int code = 0;
       bool finished = false;
       while (true) {
-        if (exited(c.pid, code)) {
+        if (const auto rc = poll_exit(c.pid)) {
+          code = *rc;
           finished = true;
           break;
         }
         if (mid_write ? count_lines(c.out, "saving checkpoint") >= target : Clock::now() >= deadline) {
           if (mid_write) std::this_thread::sleep_for(std::chrono::milliseconds(30));  // inside the 60 ms write
-          kill(c.pid, SIGKILL);
-          wait_for(c.pid);
+          kill_and_reap(c.pid);
           break;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(mid_write ? 1 : 5));

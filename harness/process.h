@@ -1,0 +1,40 @@
+// Child processes of the CLI (preemption trials, data-parallel ranks): started as this
+// CLI with their output in log files, polled, waited for and killed. One place for fork/exec.
+#pragma once
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace trainproof {
+
+// The executable children run: $TRAINPROOF_BIN, else the one registered here. The CLI
+// registers itself; any other program (a test binary) must name the CLI in TRAINPROOF_BIN,
+// or cli_executable() throws BadInput: re-executing a program that is not the CLI would
+// start that program over, in every child.
+void set_cli_executable(const std::string& path);
+std::string cli_executable();
+
+struct ChildLogs {
+  std::filesystem::path out, err;  // the same file for both is allowed
+  bool append = false;
+};
+
+// Starts `<cli_executable()> args...` with stdout and stderr in `logs` and `env` added to its
+// environment. Returns its pid.
+pid_t spawn_cli(const std::vector<std::string>& args, const ChildLogs& logs,
+                const std::vector<std::pair<std::string, std::string>>& env = {});
+
+// The exit code of a child: its status, or 128 + the signal that ended it.
+int wait_exit(pid_t pid);
+std::optional<int> poll_exit(pid_t pid);  // empty while it runs
+bool ended_by_signal(int exit_code);
+
+// SIGKILLs the child and reaps it.
+void kill_and_reap(pid_t pid);
+
+}  // namespace trainproof
