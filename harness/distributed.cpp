@@ -65,7 +65,7 @@ std::vector<int64_t> shard_bounds(int64_t total, int world, bool uneven) {
   return b;
 }
 
-GradProblem make_grad_problem(int64_t total, uint64_t seed) {
+GradProblem make_grad_problem(int64_t total, uint64_t seed, const c10::Device& device) {
   auto gen = at::detail::createCPUGenerator(seed);
   GradProblem p;
   p.X = torch::randn({total, 8}, gen, torch::kDouble);
@@ -77,6 +77,9 @@ GradProblem make_grad_problem(int64_t total, uint64_t seed) {
   torch::NoGradGuard no_grad;
   p.model32->weight.copy_(p.model64->weight);
   p.model32->bias.copy_(p.model64->bias);
+  p.X = p.X.to(device), p.y = p.y.to(device);  // drawn on the CPU: the same data on every device
+  p.model64->to(device);
+  p.model32->to(device);
   return p;
 }
 
@@ -253,10 +256,7 @@ int ddp_worker_main(const WorkerOptions& o) {
   fmt::print("rank {} of {} joined the {} group on {}\n", o.rank, o.world, o.backend, device.str());
   if (o.task == "train") return train_task(o, pg, device);
 
-  GradProblem p = make_grad_problem(o.total, o.seed);
-  p.X = p.X.to(device), p.y = p.y.to(device);
-  p.model64->to(device);
-  p.model32->to(device);
+  GradProblem p = make_grad_problem(o.total, o.seed, device);
   const auto b = shard_bounds(o.total, o.world, o.uneven);
   const int64_t lo = b[o.rank], hi = b[o.rank + 1];
   const auto rule = o.rule == "size" ? Accumulation::kWeightBySize : Accumulation::kDivideByCount;

@@ -66,11 +66,12 @@ std::vector<int> data_parallel_worlds(RunContext& ctx);
 std::vector<int64_t> shard_bounds(int64_t total, int world, bool uneven);
 
 // The shared test model and data: a float64 and a float32 linear classifier and a global
-// batch, all from `seed`, so every rank and the single-process reference see the same.
+// batch, all from `seed`, so every rank and the single-process reference see the same;
+// placed on `device`.
 struct GradProblem {
   torch::Tensor X, y;
   torch::nn::Linear model64{nullptr}, model32{nullptr};
 };
-GradProblem make_grad_problem(int64_t total, uint64_t seed);
+GradProblem make_grad_problem(int64_t total, uint64_t seed, const c10::Device& device = torch::kCPU);
 
 }  // namespace trainproof

@@ -35,10 +35,7 @@ std::pair<torch::Tensor, torch::Tensor> data_parallel(const c10::Device& device,
 // One process on `device`: the full batch, and `world`-step accumulation over the same
 // shards. Returned on the CPU, as the ranks' results are.
 std::pair<torch::Tensor, torch::Tensor> single_process(const c10::Device& device, int world, bool uneven, bool accumulate) {
-  GradProblem p = make_grad_problem(kTotal, kSeed);
-  p.X = p.X.to(device), p.y = p.y.to(device);
-  p.model64->to(device);
-  p.model32->to(device);
+  GradProblem p = make_grad_problem(kTotal, kSeed, device);
   const auto b = shard_bounds(kTotal, world, uneven);
   std::vector<torch::Tensor> out;
   for (auto* m : {&p.model64, &p.model32}) {
