@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <ATen/Parallel.h>
 #include <torch/cuda.h>
 
 #include "harness/bench.h"
@@ -21,9 +22,11 @@
 #include "harness/golden_store.h"
 #include "harness/lr_curve.h"
 #include "harness/preempt.h"
+#include "harness/exec_paths.h"
 #include "harness/report.h"
-#include "harness/textclf.h"
+#include "harness/runner.h"
 #include "harness/scenario.h"
+#include "harness/textclf.h"
 
 #ifndef TRAINPROOF_DEFAULT_GOLDEN_DIR
 #define TRAINPROOF_DEFAULT_GOLDEN_DIR "golden"
@@ -34,57 +37,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> available_devices() {
-  std::vector<std::string> d{"cpu"};
-  if (torch::cuda::is_available()) d.push_back("cuda");
-  return d;
-}
-
-std::vector<std::string> resolve_devices(const std::string& flag) {
-  if (flag == "all") return available_devices();
-  if (flag == "cpu") return {flag};
-  if (flag == "cuda") {
-    if (!torch::cuda::is_available())
-      throw BadInput("--device cuda: CUDA is not available on this machine (use --device all to run what is present)");
-    return {flag};
-  }
-  throw BadInput(fmt::format("--device: unknown device '{}' (expected cpu, cuda or all)", flag));
-}
-
-std::vector<ScenarioDef> resolve_scenarios(const std::vector<std::string>& names) {
-  const auto& reg = Registry::instance();
-  if (names.empty()) return reg.all();
-  std::vector<ScenarioDef> out;
-  for (const auto& n : names) {
-    const ScenarioDef* d = reg.find(n);
-    if (!d) {
-      std::vector<std::string> known;
-      for (const auto& k : reg.all()) known.push_back(k.name);
-      throw BadInput(fmt::format("unknown scenario '{}' (known: {})", n, fmt::join(known, ", ")));
-    }
-    out.push_back(*d);
-  }
-  return out;
-}
-
-fs::path golden_path(const fs::path& dir, const std::string& scenario) { return dir / (scenario + ".h5"); }
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
-std::string fmt_err(double v) {
-  if (v == 0) return "0";
-  return fmt::format("{:.3g}", v);
-}
-
 // ---- list -------------------------------------------------------------------------------
 
 int cmd_list(const fs::path& golden_dir) {
   fmt::print("devices available: {}\n", fmt::join(available_devices(), ", "));
+  std::vector<std::string> paths;
+  for (const auto& p : cpu_paths(cpu_flags())) paths.push_back(p.name);
+  fmt::print("CPU execution paths (verify --paths, regen): {}\n", fmt::join(paths, ", "));
   fmt::print("golden folder: {}\n\n", golden_dir.string());
   fmt::print("{:<22} {:<28} {}\n", "scenario", "golden", "document section");
   for (const auto& d : Registry::instance().all()) {
@@ -127,251 +86,13 @@ int cmd_run(const std::string& scenario, const std::string& device) {
   return rc;
 }
 
-// ---- verify -----------------------------------------------------------------------------
-
-// The result tables of verify and compare: series (and run problems), then invariants.
-void print_results(const std::vector<ReportEntry>& entries) {
-  size_t wide = 6;  // the series column fits its longest name
-  for (const auto& e : entries)
-    if (e.kind != "invariant") wide = std::max(wide, e.name.size());
-  fmt::print("\n{:<20} {:<5} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", "scenario", "dev", "series", wide, "status",
-             "max abs", "max rel", "ulp", "first", "tolerance");
-  for (const auto& e : entries) {
-    if (e.kind == "invariant") continue;
-    const bool series = e.kind == "series";
-    fmt::print("{:<20} {:<5} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", e.scenario, e.device, e.name, wide, e.status,
-               series ? fmt_err(e.max_abs) : "", series ? fmt_err(e.max_rel) : "", series ? std::to_string(e.max_ulp) : "",
-               e.first_divergence >= 0 ? std::to_string(e.first_divergence) : (series ? "-" : ""),
-               series ? e.tolerance + (e.cross_environment ? " [cross]" : "") : "");
-    if (e.status != "pass" && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
-  }
-  bool header = false;
-  for (const auto& e : entries) {
-    if (e.kind != "invariant") continue;
-    if (!header) fmt::print("\n{:<20} {:<5} {:<9} {}\n", "scenario", "dev", "status", "invariant");
-    header = true;
-    fmt::print("{:<20} {:<5} {:<9} {}\n", e.scenario, e.device, e.status, e.name);
-    if (e.status != "pass" && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
-  }
-}
-
-ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross) {
-  ReportEntry e(scenario, dev, "series", c.series, std::string(verdict_name(c.verdict)), c.tolerance, c.detail);
-  e.max_abs = c.max_abs;
-  e.max_rel = c.max_rel;
-  e.max_ulp = c.max_ulp;
-  e.first_divergence = c.first_divergence;
-  e.cross_environment = cross;
-  return e;
-}
-
-struct VerifyOptions {
-  std::vector<std::string> scenarios;
-  std::string device = "all";
-  fs::path golden_dir;
-  std::string json, junit, html;
-};
-
-std::vector<double> values_of(const Trace& t, const std::string& name) {
-  const Series* s = t.find(name);
-  if (!s) return {};
-  std::vector<double> v(s->size());
-  for (size_t i = 0; i < v.size(); ++i) v[i] = s->at(i);
-  return v;
-}
-
-int cmd_verify(const VerifyOptions& o) {
-  const auto defs = resolve_scenarios(o.scenarios);
-  const auto devices = resolve_devices(o.device);
-  std::vector<std::string> fingerprint_notes;
-  VerifyReport report;
-  bool bad_input = false, mismatch = false;
-  const size_t total = defs.size() * devices.size();
-  size_t k = 0;
-  const auto t_all = std::chrono::steady_clock::now();
-
-  for (const auto& def : defs) {
-    std::optional<GoldenFile> golden;
-    std::string golden_error;
-    try {
-      golden = read_golden(golden_path(o.golden_dir, def.name));
-    } catch (const BadInput& e) {
-      golden_error = e.what();
-    }
-    for (const auto& dev : devices) {
-      ++k;
-      fmt::print(stderr, "[{}/{}] {} on {} ... ", k, total, def.name, dev);
-      const auto t0 = std::chrono::steady_clock::now();
-      auto add_row = [&](std::string what, std::string status, std::string detail) {
-        report.entries.emplace_back(def.name, dev, "run", std::move(what), std::move(status), "", std::move(detail));
-      };
-      if (!golden) {
-        fmt::print(stderr, "BAD INPUT\n");
-        add_row("(golden)", "BAD INPUT", golden_error);
-        bad_input = true;
-        continue;
-      }
-      auto g = golden->devices.find(dev);
-      if (g == golden->devices.end()) {
-        fmt::print(stderr, "BAD INPUT\n");
-        add_row("(golden)", "BAD INPUT",
-                fmt::format("{}: no /{} group (run `trainproof regen {} --device {}` on such a machine)",
-                            golden_path(o.golden_dir, def.name).string(), dev, def.name, dev));
-        bad_input = true;
-        continue;
-      }
-      Trace observed;
-      try {
-        observed = run_scenario(def, c10::Device(dev), /*echo=*/false);
-      } catch (const Skipped& s) {
-        fmt::print(stderr, "skipped ({})\n", s.what());
-        add_row("(all)", "skipped", s.what());
-        continue;
-      } catch (const std::exception& e) {
-        fmt::print(stderr, "ERROR\n");
-        add_row("(run)", "ERROR", e.what());
-        mismatch = true;
-        continue;
-      }
-      const auto diffs = fingerprint_diff(g->second.fingerprint, current_fingerprint(c10::Device(dev)));
-      const bool cross = is_cross_environment(diffs);
-      for (const auto& d : diffs)
-        fingerprint_notes.push_back(fmt::format("  {}/{}: {}: golden {} | here {}", def.name, dev, d.field, d.golden, d.current));
-      report.fingerprint_notes.insert(report.fingerprint_notes.end(), fingerprint_notes.end() - static_cast<long>(diffs.size()),
-                                      fingerprint_notes.end());
-      bool ok = true;
-      for (const auto& c : compare_traces(g->second.trace, observed, cross)) {
-        ok = ok && c.passed();
-        ReportEntry e = series_entry(def.name, dev, c, cross);
-        e.golden = values_of(g->second.trace, c.series);
-        e.observed = values_of(observed, c.series);
-        report.entries.push_back(std::move(e));
-      }
-      for (const auto& inv : observed.invariants) {
-        ok = ok && inv.held;
-        report.entries.emplace_back(def.name, dev, "invariant", inv.name, inv.held ? "pass" : "BROKEN", "", inv.detail);
-      }
-      mismatch = mismatch || !ok;
-      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      fmt::print(stderr, "{} ({:.2f} s)\n", ok ? "ok" : "MISMATCH", secs);
-    }
-  }
-
-  print_results(report.entries);
-  if (!fingerprint_notes.empty()) {
-    fmt::print("\nfingerprint fields that differ from the golden's (cross-environment tolerances apply):\n");
-    for (const auto& n : fingerprint_notes) fmt::print("{}\n", n);
-  }
-  size_t failed = 0;
-  for (const auto& e : report.entries) failed += !e.passed();
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
-  fmt::print("\nverify: {} checks, {} not passing, {:.1f} s\n", report.entries.size(), failed, secs);
-  report.seconds = secs;
-  if (!o.json.empty()) write_json_report(o.json, report);
-  if (!o.junit.empty()) write_junit_report(o.junit, report);
-  if (!o.html.empty()) write_html_report(o.html, report);
-  if (bad_input) return kExitBadInput;
-  return mismatch ? kExitMismatch : kExitOk;
-}
-
-// ---- regen ------------------------------------------------------------------------------
-
-struct RegenOptions {
-  std::vector<std::string> scenarios;
-  std::string device = "all";
-  fs::path golden_dir;
-  bool dry_run = false;
-  std::string markdown;
-};
-
-void describe_changes(const Trace* old_trace, const Trace& fresh, const std::string& scenario, const std::string& dev,
-                      std::vector<RegenChange>& changes) {
-  for (const auto& s : fresh.series) {
-    const Series* old = old_trace ? old_trace->find(s.name) : nullptr;
-    if (!old) {
-      fmt::print("    {:<28} new ({} values, {})\n", s.name, s.size(), dtype_name(s.produced));
-      changes.push_back({scenario, dev, s.name, "new", s.size(), 0, 0, ""});
-      continue;
-    }
-    const auto c = compare_series_with(*old, s, Tolerance::exact());
-    changes.push_back({scenario, dev, s.name, c.passed() ? "unchanged" : "changed", s.size(), c.divergent, c.max_rel, c.detail});
-    if (c.passed()) {
-      fmt::print("    {:<28} unchanged\n", s.name);
-    } else if (c.verdict == Verdict::kFail) {
-      fmt::print("    {:<28} changed: {} of {} values, max abs {}, max rel {}, max ulp {}, first at [{}]: {:.9g} -> {:.9g}\n",
-                 s.name, c.divergent, c.golden_size, fmt_err(c.max_abs), fmt_err(c.max_rel), c.max_ulp,
-                 c.first_divergence, c.golden_value, c.observed_value);
-    } else {
-      fmt::print("    {:<28} changed: {}\n", s.name, c.detail);
-    }
-  }
-  if (old_trace)
-    for (const auto& s : old_trace->series)
-      if (!fresh.find(s.name)) {
-        fmt::print("    {:<28} removed\n", s.name);
-        changes.push_back({scenario, dev, s.name, "removed", s.size(), 0, 0, ""});
-      }
-}
-
-int cmd_regen(const RegenOptions& o) {
-  const auto defs = resolve_scenarios(o.scenarios);
-  const auto devices = resolve_devices(o.device);
-  std::error_code ec;
-  std::vector<RegenChange> changes;
-  if (!o.dry_run) fs::create_directories(o.golden_dir, ec);
-  for (const auto& def : defs) {
-    const fs::path path = golden_path(o.golden_dir, def.name);
-    GoldenFile g;
-    bool had_old = false;
-    if (fs::exists(path)) {
-      try {
-        g = read_golden(path);
-        had_old = true;
-      } catch (const BadInput& e) {
-        fmt::print(stderr, "note: the old golden is unreadable and will be replaced: {}\n", e.what());
-      }
-    }
-    GoldenFile fresh = had_old ? g : GoldenFile{};
-    fresh.scenario = def.name;
-    fresh.trainproof_version = kTrainproofVersion;
-    fresh.created_utc = utc_now();
-    fresh.schema_version = kGoldenSchemaVersion;
-    bool changed_any = false;
-    for (const auto& dev : devices) {
-      fmt::print("{} on {}:\n", def.name, dev);
-      Trace t;
-      try {
-        t = run_scenario(def, c10::Device(dev), /*echo=*/false);
-      } catch (const Skipped& s) {
-        fmt::print("    skipped ({}); the golden's /{} group is left as it was\n", s.what(), dev);
-        continue;
-      }
-      for (const auto& inv : t.invariants)
-        if (!inv.held) fmt::print(stderr, "warning: {} on {}: invariant broken: {}: {}\n", def.name, dev, inv.name, inv.detail);
-      auto old = had_old ? g.devices.find(dev) : g.devices.end();
-      describe_changes(old != g.devices.end() ? &old->second.trace : nullptr, t, def.name, dev, changes);
-      t.invariants.clear();
-      fresh.devices[dev] = DeviceGolden{current_fingerprint(c10::Device(dev)), std::move(t)};
-      changed_any = true;
-    }
-    if (!changed_any) continue;
-    if (o.dry_run) {
-      fmt::print("    (dry run: {} not written)\n", path.string());
-    } else {
-      write_golden(path, fresh);
-      fmt::print("    wrote {}\n", path.string());
-    }
-  }
-  if (!o.markdown.empty()) write_regen_markdown(o.markdown, changes);
-  return kExitOk;
-}
-
 // ---- compare ------------------------------------------------------------------------------
 
 // Compares the traces in two golden files, `observed` against `reference`, for one device:
-// with --tolerance, that policy for every series; otherwise each observed series' own.
+// with --tolerance, that policy for every series; otherwise the reference's own (same
+// environment unless --cross).
 int cmd_compare(const fs::path& reference, const fs::path& observed, const std::string& device,
-                const std::string& tolerance) {
+                const std::string& tolerance, bool cross) {
   const GoldenFile a = read_golden(reference), b = read_golden(observed);
   auto ga = a.devices.find(device), gb = b.devices.find(device);
   if (ga == a.devices.end()) throw BadInput(fmt::format("{}: no /{} group", reference.string(), device));
@@ -386,13 +107,13 @@ int cmd_compare(const fs::path& reference, const fs::path& observed, const std::
   }
   std::vector<ReportEntry> rows;
   bool ok = true;
-  for (auto c : compare_traces(ga->second.trace, gb->second.trace, false)) {
+  for (auto c : compare_traces(ga->second.trace, gb->second.trace, cross)) {
     if (policy && (c.verdict == Verdict::kPass || c.verdict == Verdict::kFail)) {
       const Series* g = ga->second.trace.find(c.series);
       c = compare_series_with(*g, *gb->second.trace.find(c.series), *policy);
     }
     ok = ok && c.passed();
-    rows.push_back(series_entry(b.scenario, device, c, false));
+    rows.push_back(series_entry(b.scenario, device, c, cross && !policy));
   }
   print_results(rows);
   fmt::print("\ncompare: {} series, {}\n", rows.size(), ok ? "all within tolerance" : "DIFFERENT");
@@ -482,6 +203,18 @@ int cmd_lr_curve(LrCurveCli& c, const std::vector<CLI::App*>& kinds) {
   return kExitOk;
 }
 
+// TRAINPROOF_THREADS sets LibTorch's intra-op thread count: how the execution-path matrix
+// runs thread counts above the machine's cores (OMP_NUM_THREADS is capped at them).
+void apply_thread_count() {
+  const char* env = std::getenv("TRAINPROOF_THREADS");
+  if (!env || !*env) return;
+  char* end = nullptr;
+  const long n = std::strtol(env, &end, 10);
+  if (*end != '\0' || n < 1 || n > 1024)
+    throw BadInput(fmt::format("TRAINPROOF_THREADS: '{}' is not a thread count between 1 and 1024", env));
+  at::set_num_threads(static_cast<int>(n));
+}
+
 }  // namespace
 
 int cli_main(int argc, char** argv, const char* default_golden_dir) {
@@ -507,6 +240,14 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   verify->add_option("--json,--report", vo.json, "Write the results as JSON to this file");
   verify->add_option("--junit", vo.junit, "Write JUnit XML (one testcase per scenario x device x series) to this file");
   verify->add_option("--html", vo.html, "Write one self-contained HTML page with a plot per series to this file");
+  verify->add_flag("--cross", vo.force_cross,
+                   "Apply the goldens' cross-environment tolerances even where the fingerprint matches");
+  verify->add_flag("--paths", vo.paths,
+                   "Run every scenario under each CPU execution path (ATen capability, MKL/oneDNN limits, threads), "
+                   "each in its own process: simulates other machines on this one");
+  verify->add_option("--path-set", vo.path_set, "With --paths: comma-separated path names (`trainproof list` shows them)")
+      ->capture_default_str();
+  verify->add_option("--jobs", vo.jobs, "With --paths: path processes at a time")->capture_default_str()->check(CLI::Range(1, 64));
 
   RegenOptions ro;
   auto* regen = app.add_subcommand("regen", "Regenerate goldens deliberately, printing what changed");
@@ -514,14 +255,39 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   regen->add_option("--device", ro.device, "cpu, cuda or all (the devices present)")->capture_default_str();
   regen->add_option("--golden", golden_dir, "Folder of golden .h5 files");
   regen->add_flag("--dry-run", ro.dry_run, "Show what would change without writing");
-  regen->add_option("--markdown", ro.markdown, "Write a Markdown summary of what changed (for a pull-request comment)");
+  regen->add_option("--markdown", ro.markdown,
+                    "Write a Markdown summary of what changed and of every series' tolerance (for a pull-request comment)");
+  regen->add_option("--path-set", ro.path_set,
+                    "Execution paths whose spread sets the cross-environment tolerances (comma-separated; default all)")
+      ->capture_default_str();
+  regen->add_option("--jobs", ro.jobs, "Path processes at a time")->capture_default_str()->check(CLI::Range(1, 64));
+  regen->add_option("--safety-factor", ro.safety_factor, "Cross tolerance = measured spread x this (default 4)")
+      ->check(CLI::Range(1.0, 1000.0));
+
+  std::vector<std::string> rec_names;
+  std::string rec_device = "cpu", rec_out;
+  auto* rec = app.add_subcommand("record", "(internal) run scenarios and write their traces as JSON, for the path matrix");
+  rec->group("");
+  rec->add_option("scenarios", rec_names, "Scenario names (default: all)");
+  rec->add_option("--device", rec_device, "cpu or cuda")->capture_default_str();
+  rec->add_option("--out", rec_out, "Output file")->required();
+
+  std::vector<std::string> tol_names;
+  std::string tol_markdown;
+  auto* tolerances = app.add_subcommand(
+      "tolerances", "Per golden series: the cross-environment tolerance, its provenance, the smallest change it catches");
+  tolerances->add_option("scenarios", tol_names, "Scenario names (default: all)");
+  tolerances->add_option("--golden", golden_dir, "Folder of golden .h5 files");
+  tolerances->add_option("--markdown", tol_markdown, "Also write the table as Markdown to this file");
 
   std::string cmp_a, cmp_b, cmp_device = "cpu", cmp_tolerance;
   auto* compare = app.add_subcommand("compare", "Compare the traces of two golden files (OBSERVED against REFERENCE)");
   compare->add_option("reference", cmp_a, "Reference .h5")->required();
   compare->add_option("observed", cmp_b, "Observed .h5")->required();
   compare->add_option("--device", cmp_device, "Device group to compare")->capture_default_str();
-  compare->add_option("--tolerance", cmp_tolerance, "One policy for every series (default: each series' own)");
+  compare->add_option("--tolerance", cmp_tolerance, "One policy for every series (default: each reference series' own)");
+  bool cmp_cross = false;
+  compare->add_flag("--cross", cmp_cross, "Apply the reference's cross-environment tolerances");
 
   std::vector<std::string> bench_names;
   int bench_warmup = 1, bench_repeat = 5;
@@ -594,16 +360,19 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   }
 
   try {
+    apply_thread_count();
     if (*list) return cmd_list(golden_dir);
     if (*run) return cmd_run(run_scenario_name, run_device);
     if (*verify) {
       vo.golden_dir = golden_dir;
-      return cmd_verify(vo);
+      return trainproof::verify(vo);
     }
     if (*regen) {
       ro.golden_dir = golden_dir;
-      return cmd_regen(ro);
+      return trainproof::regen(ro);
     }
+    if (*rec) return record(rec_names, rec_device, rec_out);
+    if (*tolerances) return show_tolerances(tol_names, golden_dir, tol_markdown);
     if (*textclf) {
       if (tc_device == "cuda") resolve_devices("cuda");  // a clear exit 2 without CUDA
       tc.device = c10::Device(tc_device);
@@ -612,7 +381,7 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
     if (*preempt) return run_preempt(po);
     if (*worker) return ddp_worker_main(wo);
     if (*bench) return cmd_bench(bench_names, bench_warmup, bench_repeat, bench_store);
-    if (*compare) return cmd_compare(cmp_a, cmp_b, cmp_device, cmp_tolerance);
+    if (*compare) return cmd_compare(cmp_a, cmp_b, cmp_device, cmp_tolerance, cmp_cross);
     if (*app.get_subcommand("lr-curve")) return cmd_lr_curve(lr_curve_cli, lr_kinds);
   } catch (const BadInput& e) {
     fmt::print(stderr, "trainproof: error: {}\n", e.what());

@@ -71,7 +71,7 @@ SeriesComparison compare_series_with(const Series& golden, const Series& observe
 }
 
 SeriesComparison compare_series(const Series& golden, const Series& observed, bool cross_environment) {
-  return compare_series_with(golden, observed, cross_environment ? observed.cross : observed.tolerance);
+  return compare_series_with(golden, observed, cross_environment ? golden.cross : golden.tolerance);
 }
 
 std::vector<SeriesComparison> compare_traces(const Trace& golden, const Trace& observed, bool cross_environment) {

@@ -28,7 +28,8 @@ struct SeriesComparison {
   bool passed() const { return verdict == Verdict::kPass; }
 };
 
-// `cross_environment` selects each series' cross tolerance (golden made elsewhere).
+// The golden's own tolerances apply (they are what regen measured): `cross_environment`
+// selects its tolerance_cross (golden made elsewhere) over its same-environment tolerance.
 SeriesComparison compare_series(const Series& golden, const Series& observed, bool cross_environment);
 
 // Every golden series must be observed and vice versa; order follows the golden.

@@ -1,6 +1,7 @@
 // dtype names, storage mapping and ulp distance without LibTorch.
 #include "harness/dtype.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -127,6 +128,19 @@ uint64_t ulp_distance(double a, double b, DType d) {
   const int64_t ob = ordered(float_bits(b, d), w);
   return oa > ob ? static_cast<uint64_t>(oa) - static_cast<uint64_t>(ob)
                  : static_cast<uint64_t>(ob) - static_cast<uint64_t>(oa);
+}
+
+double ulp_size(double v, DType d) {
+  int mantissa = 0, min_exp = 0;
+  switch (d) {
+    case DType::kFloat64: mantissa = 52; min_exp = -1022; break;
+    case DType::kFloat32: mantissa = 23; min_exp = -126; break;
+    case DType::kFloat16: mantissa = 10; min_exp = -14; break;
+    case DType::kBFloat16: mantissa = 7; min_exp = -126; break;
+    default: throw std::invalid_argument("ulp_size: integer dtype " + std::string(dtype_name(d)));
+  }
+  const int e = v == 0 || !std::isfinite(v) ? min_exp : std::max(std::ilogb(v), min_exp);
+  return std::ldexp(1.0, e - mantissa);
 }
 
 }  // namespace trainproof

@@ -29,4 +29,8 @@ uint64_t float_bits(double v, DType d);
 // after rounding to `d`, with +0 and -0 one apart). Both must be finite.
 uint64_t ulp_distance(double a, double b, DType d);
 
+// The spacing of dtype `d`'s values at |v| (the distance to the next larger magnitude;
+// subnormal spacing below the smallest normal). `d` must be a float dtype.
+double ulp_size(double v, DType d);
+
 }  // namespace trainproof

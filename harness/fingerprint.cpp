@@ -9,9 +9,11 @@
 
 #include <fstream>
 
-#include "harness/cuda/device_check.h"
+#include <cstdlib>
 #include <set>
-#include <sstream>
+
+#include "harness/cuda/device_check.h"
+#include "harness/exec_paths.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -26,15 +28,10 @@ namespace {
 // CPU model and the ISA flags that decide which kernels LibTorch, oneDNN and MKL pick.
 void add_cpu(nlohmann::json& j) {
   std::ifstream in("/proc/cpuinfo");
-  std::string line, model, flags;
-  while (std::getline(in, line) && (model.empty() || flags.empty())) {
-    auto value = [&] { return line.substr(line.find(':') + 2); };
-    if (model.empty() && line.rfind("model name", 0) == 0) model = value();
-    if (flags.empty() && line.rfind("flags", 0) == 0) flags = value();
-  }
-  std::set<std::string> have;
-  std::istringstream fs(flags);
-  for (std::string f; fs >> f;) have.insert(f);
+  std::string line, model;
+  while (model.empty() && std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) model = line.substr(line.find(':') + 2);
+  const std::set<std::string> have = cpu_flags();
   std::vector<std::string> isa;
   for (const char* f : {"sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
                         "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16", "amx_int8", "asimd", "sve"})
@@ -42,6 +39,12 @@ void add_cpu(nlohmann::json& j) {
   j["cpu_model"] = model.empty() ? "unknown" : model;
   j["cpu_isa"] = fmt::format("{}", fmt::join(isa, " "));
   j["cpu_capability"] = at::get_cpu_capability();  // the kernel family ATen dispatches to
+  // MKL's and oneDNN's instruction-set limits and reproducibility mode change bits too.
+  nlohmann::json limits = nlohmann::json::object();
+  for (const auto& v : path_variables())
+    if (v != "ATEN_CPU_CAPABILITY" && v != "TRAINPROOF_THREADS")
+      if (const char* value = std::getenv(v.c_str()); value && *value) limits[v] = value;
+  j["kernel_limits"] = limits;
 }
 
 }  // namespace

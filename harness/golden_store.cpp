@@ -117,6 +117,13 @@ void write_int_attr(hid_t obj, const char* name, int64_t value) {
   check(H5Awrite(attr.get(), H5T_NATIVE_INT64, &value), fmt::format("writing attribute {}", name));
 }
 
+void write_double_attr(hid_t obj, const char* name, double value) {
+  Hid space(H5Screate(H5S_SCALAR), H5Sclose);
+  Hid attr(H5Acreate2(obj, name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  check(attr.valid() ? 0 : -1, fmt::format("creating attribute {}", name));
+  check(H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, &value), fmt::format("writing attribute {}", name));
+}
+
 bool has_attr(hid_t obj, const char* name) { return H5Aexists(obj, name) > 0; }
 
 Hid open_attr(hid_t obj, const char* name, const Where& w) {
@@ -157,6 +164,16 @@ int64_t read_int_attr(hid_t obj, const char* name, const Where& w) {
     w.fail(fmt::format("attribute '{}' must be an integer", name));
   int64_t v = 0;
   if (H5Aread(attr.get(), H5T_NATIVE_INT64, &v) < 0)
+    w.fail(fmt::format("cannot read attribute '{}'{}", name, hdf5_cause()));
+  return v;
+}
+
+double read_double_attr(hid_t obj, const char* name, const Where& w) {
+  Hid attr = open_attr(obj, name, w);
+  Hid type(H5Aget_type(attr.get()), H5Tclose);
+  if (!type.valid() || H5Tget_class(type.get()) != H5T_FLOAT) w.fail(fmt::format("attribute '{}' must be a float", name));
+  double v = 0;
+  if (H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &v) < 0)
     w.fail(fmt::format("cannot read attribute '{}'{}", name, hdf5_cause()));
   return v;
 }
@@ -207,6 +224,16 @@ Series read_series(hid_t group, const std::string& name, const Where& file_where
     w.fail(e.what());
   }
   if (has_attr(ds.get(), "unit")) s.unit = read_string_attr(ds.get(), "unit", w);
+  if (has_attr(ds.get(), "cross_spread_abs")) {  // schema 2: how tolerance_cross was measured
+    Provenance p;
+    p.spread_abs = read_double_attr(ds.get(), "cross_spread_abs", w);
+    p.spread_rel = read_double_attr(ds.get(), "cross_spread_rel", w);
+    p.factor = read_double_attr(ds.get(), "cross_safety_factor", w);
+    p.floor = read_string_attr(ds.get(), "cross_floor", w);
+    p.ceiling = read_string_attr(ds.get(), "cross_ceiling", w);
+    p.differing = read_string_attr(ds.get(), "cross_paths_differing", w);
+    s.provenance = p;
+  }
 
   Hid space(H5Dget_space(ds.get()), H5Sclose);
   if (!space.valid() || H5Sget_simple_extent_ndims(space.get()) != 1)
@@ -264,6 +291,14 @@ void write_series(hid_t group, const Series& s) {
   write_string_attr(ds.get(), "tolerance", s.tolerance.str());
   write_string_attr(ds.get(), "tolerance_cross", s.cross.str());
   write_string_attr(ds.get(), "unit", s.unit);
+  if (s.provenance) {
+    write_double_attr(ds.get(), "cross_spread_abs", s.provenance->spread_abs);
+    write_double_attr(ds.get(), "cross_spread_rel", s.provenance->spread_rel);
+    write_double_attr(ds.get(), "cross_safety_factor", s.provenance->factor);
+    write_string_attr(ds.get(), "cross_floor", s.provenance->floor);
+    write_string_attr(ds.get(), "cross_ceiling", s.provenance->ceiling);
+    write_string_attr(ds.get(), "cross_paths_differing", s.provenance->differing);
+  }
 }
 
 Hid ordered_group_plist() {
@@ -291,8 +326,9 @@ GoldenFile read_golden_in_process(const std::filesystem::path& path) {
   GoldenFile g;
   const Where root{w.file, "group /"};
   g.schema_version = read_int_attr(file.get(), "schema_version", root);
-  if (g.schema_version != kGoldenSchemaVersion)
-    root.fail(fmt::format("schema_version {} is not supported (this build reads {})", g.schema_version, kGoldenSchemaVersion));
+  if (g.schema_version < kOldestGoldenSchemaVersion || g.schema_version > kGoldenSchemaVersion)
+    root.fail(fmt::format("schema_version {} is not supported (this build reads {} to {}; a newer trainproof wrote it?)",
+                          g.schema_version, kOldestGoldenSchemaVersion, kGoldenSchemaVersion));
   g.scenario = read_string_attr(file.get(), "scenario", root);
   g.trainproof_version = read_string_attr(file.get(), "trainproof_version", root);
   g.created_utc = read_string_attr(file.get(), "created_utc", root);
@@ -307,6 +343,8 @@ GoldenFile read_golden_in_process(const std::filesystem::path& path) {
     dg.fingerprint = read_string_attr(group.get(), "fingerprint", gw);
     if (!nlohmann::json::accept(dg.fingerprint)) gw.fail("attribute 'fingerprint' is not valid JSON");
     if (has_attr(group.get(), "output")) dg.trace.output = read_string_attr(group.get(), "output", gw);
+    dg.paths_measured = has_attr(group.get(), "paths_measured") ? read_string_attr(group.get(), "paths_measured", gw) : "[]";
+    if (!nlohmann::json::accept(dg.paths_measured)) gw.fail("attribute 'paths_measured' is not valid JSON");
     for (const std::string& name : link_names(group.get(), gw)) {
       if (object_type(group.get(), name) != H5I_DATASET)
         Where{w.file, fmt::format("/{}/{}", device, name)}.fail("must be a dataset");
@@ -404,6 +442,7 @@ void write_golden(const std::filesystem::path& path, const GoldenFile& golden) {
       check(group.valid() ? 0 : -1, "creating group " + device);
       write_string_attr(group.get(), "fingerprint", dg.fingerprint);
       write_string_attr(group.get(), "output", dg.trace.output);
+      write_string_attr(group.get(), "paths_measured", dg.paths_measured.empty() ? "[]" : dg.paths_measured);
       for (const auto& s : dg.trace.series) write_series(group.get(), s);
     }
     check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flushing " + tmp.string());

@@ -1,7 +1,10 @@
-// Golden traces in HDF5, schema version 1 (README "Golden file format"):
+// Golden traces in HDF5, schema version 2 (README "Golden file format"):
 //   /                 attrs schema_version, scenario, trainproof_version, created_utc
-//   /<device>/        attrs fingerprint (JSON), output (the printed lines)
-//   /<device>/<name>  1-D dataset; attrs dtype_produced, tolerance, tolerance_cross, unit
+//   /<device>/        attrs fingerprint (JSON), output (the printed lines), paths_measured (JSON)
+//   /<device>/<name>  1-D dataset; attrs dtype_produced, tolerance, tolerance_cross, unit, and
+//                     how tolerance_cross was measured: cross_spread_abs, cross_spread_rel,
+//                     cross_safety_factor, cross_floor, cross_ceiling, cross_paths_differing
+// Schema 1 (no measurement attributes, tolerance_cross declared by hand) is still read.
 #pragma once
 
 #include <cstdint>
@@ -13,14 +16,16 @@
 
 namespace trainproof {
 
-inline constexpr int64_t kGoldenSchemaVersion = 1;
+inline constexpr int64_t kGoldenSchemaVersion = 2;
+inline constexpr int64_t kOldestGoldenSchemaVersion = 1;
 // Validation limits, checked before anything sized from the file is allocated.
 inline constexpr uint64_t kMaxGoldenFileBytes = uint64_t{4} << 30;
 inline constexpr uint64_t kMaxSeriesLength = uint64_t{1} << 28;
 
 struct DeviceGolden {
-  std::string fingerprint;  // JSON text
-  Trace trace;              // series and output; invariants are not stored
+  std::string fingerprint;     // JSON text
+  Trace trace;                 // series and output; invariants are not stored
+  std::string paths_measured;  // JSON: the execution paths regen ran ([] in schema 1)
 };
 
 struct GoldenFile {

@@ -6,10 +6,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <string_view>
 #include <stdexcept>
 
 #include "harness/errors.h"
+
+extern char** environ;
 
 namespace trainproof {
 namespace {
@@ -37,22 +41,37 @@ pid_t spawn_cli(const std::vector<std::string>& args, const ChildLogs& logs,
                 const std::vector<std::pair<std::string, std::string>>& env) {
   std::vector<std::string> a = {cli_executable()};
   a.insert(a.end(), args.begin(), args.end());
-  const int flags = O_WRONLY | O_CREAT | (logs.append ? O_APPEND : O_TRUNC);
+  // The child's environment: ours, less every variable `env` names, plus its non-empty values.
+  std::vector<std::string> e;
+  for (char** p = environ; *p; ++p) {
+    const std::string_view kv(*p);
+    const auto key = kv.substr(0, kv.find('='));
+    if (std::none_of(env.begin(), env.end(), [&](const auto& o) { return o.first == key; })) e.emplace_back(kv);
+  }
+  for (const auto& [k, v] : env)
+    if (!v.empty()) e.push_back(k + "=" + v);
+  std::vector<char*> argv, envp;
+  for (auto& s : a) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  for (auto& s : e) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (logs.append ? O_APPEND : O_TRUNC);
+  const int out = ::open(logs.out.c_str(), flags, 0644);
+  const int err = logs.err == logs.out ? out : ::open(logs.err.c_str(), flags, 0644);
+  if (out < 0 || err < 0) {
+    if (out >= 0) ::close(out);
+    throw std::runtime_error("cannot open the child's log " + (out < 0 ? logs.out : logs.err).string());
+  }
   const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    const int out = ::open(logs.out.c_str(), flags, 0644);
-    const int err = logs.err == logs.out ? out : ::open(logs.err.c_str(), flags, 0644);
-    if (out < 0 || err < 0) _exit(126);
+  if (pid == 0) {  // async-signal-safe calls only from here on
     dup2(out, 1);
     dup2(err, 2);
-    for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-    std::vector<char*> argv;
-    for (auto& s : a) argv.push_back(s.data());
-    argv.push_back(nullptr);
-    execv(argv[0], argv.data());
+    execve(argv[0], argv.data(), envp.data());
     _exit(127);
   }
+  ::close(out);
+  if (err != out) ::close(err);
+  if (pid < 0) throw std::runtime_error("fork failed");
   return pid;
 }
 

@@ -25,7 +25,9 @@ struct ChildLogs {
 };
 
 // Starts `<cli_executable()> args...` with stdout and stderr in `logs` and `env` added to its
-// environment. Returns its pid.
+// environment (an empty value removes that variable). argv and envp are built before fork(),
+// and the child only redirects and calls execve: nothing that could take a lock another
+// thread held at the fork. Returns its pid.
 pid_t spawn_cli(const std::vector<std::string>& args, const ChildLogs& logs,
                 const std::vector<std::pair<std::string, std::string>>& env = {});
 

@@ -159,7 +159,29 @@ figcaption{{font-size:12px}}.legend span{{margin-right:1em}}</style></head><body
   atomic_write_bytes(path, html);
 }
 
-void write_regen_markdown(const std::filesystem::path& path, const std::vector<RegenChange>& changes) {
+namespace {
+
+std::string tolerance_table(const std::vector<ToleranceRow>& rows) {
+  std::string md = "| scenario | device | series | dtype | cross tolerance | spread (rel) | paths differing | catches a change of |\n"
+                   "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  for (const auto& r : rows)
+    md += fmt::format("| {} | {} | `{}` | {} | `{}` | {} | {} | {} |\n", r.scenario, r.device, r.series, r.dtype, r.cross,
+                      r.provenance.rfind("spread", 0) == 0 ? num(r.spread_rel) : r.provenance,
+                      r.differing.empty() ? "none" : r.differing,
+                      std::isnan(r.catches)    ? "(all values zero)"
+                      : std::isfinite(r.catches) ? fmt::format("{:.2g}%", 100 * r.catches)
+                                                 : "(informational)");
+  return md;
+}
+
+}  // namespace
+
+void write_tolerance_markdown(const std::filesystem::path& path, const std::vector<ToleranceRow>& rows) {
+  atomic_write_bytes(path, "### trainproof cross-environment tolerances\n\n" + tolerance_table(rows));
+}
+
+void write_regen_markdown(const std::filesystem::path& path, const std::vector<RegenChange>& changes,
+                          const std::vector<ToleranceRow>& tolerances) {
   std::string md = "### trainproof regen\n\n| scenario | device | series | change | values changed | max rel diff |\n"
                    "| --- | --- | --- | --- | --- | --- |\n";
   size_t shown = 0;
@@ -171,7 +193,8 @@ void write_regen_markdown(const std::filesystem::path& path, const std::vector<R
                       c.change == "changed" ? num(c.max_rel) : "");
   }
   if (!shown) md += "| | | | no series changed | | |\n";
-  md += fmt::format("\n{} series compared.\n", changes.size());
+  md += fmt::format("\n{} series compared.\n\n#### Cross-environment tolerances (measured across execution paths)\n\n{}",
+                    changes.size(), tolerance_table(tolerances));
   atomic_write_bytes(path, md);
 }
 

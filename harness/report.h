@@ -47,6 +47,17 @@ struct RegenChange {
   double max_rel = 0;
   std::string detail;
 };
-void write_regen_markdown(const std::filesystem::path& path, const std::vector<RegenChange>& changes);
+// Per series of a golden: its cross-environment tolerance, where it came from, and the
+// smallest relative change it catches (every value scaled by 1 + r).
+struct ToleranceRow {
+  std::string scenario, device, series, dtype, cross, provenance;
+  double spread_rel = 0;
+  std::string differing;  // paths not bitwise equal to the reference
+  double catches = 0;     // infinity: informational
+};
+// What changed, then every series' tolerance and detection power.
+void write_regen_markdown(const std::filesystem::path& path, const std::vector<RegenChange>& changes,
+                          const std::vector<ToleranceRow>& tolerances);
+void write_tolerance_markdown(const std::filesystem::path& path, const std::vector<ToleranceRow>& rows);
 
 }  // namespace trainproof

@@ -108,4 +108,13 @@ bool Tolerance::accepts(double golden, double observed, DType produced) const {
   return false;
 }
 
+double Tolerance::allowance(double golden, DType produced) const {
+  if (any_) return INFINITY;
+  double a = 0;
+  if (abs_) a = std::max(a, *abs_);
+  if (rel_) a = std::max(a, *rel_ * std::fabs(golden));
+  if (ulp_) a = std::max(a, static_cast<double>(*ulp_) * (is_integer(produced) ? 1.0 : ulp_size(golden, produced)));
+  return a;
+}
+
 }  // namespace trainproof

@@ -34,7 +34,13 @@ class Tolerance {
   // NaN never equals anything unless nan_ok (then NaN equals NaN only).
   bool accepts(double golden, double observed, DType produced) const;
 
+  // The largest |observed - golden| accepted at `golden` (0 for exact, infinity for any).
+  double allowance(double golden, DType produced) const;
+
   bool is_exact() const { return !ulp_ && !abs_ && !rel_ && !any_; }
+  bool is_any() const { return any_; }
+  std::optional<double> abs_bound() const { return abs_; }
+  std::optional<double> rel_bound() const { return rel_; }
   bool operator==(const Tolerance& o) const { return str() == o.str(); }
 
  private:

@@ -21,8 +21,9 @@ TRAINPROOF_SCENARIO(accumulation, "Gradient Accumulation") {
   const auto full = model->weight.grad().clone();
 
   Trace t;
-  // Float32 sums of the same products in another order: bitwise here, ulps elsewhere.
-  record(t, "grad_full_batch", full).cross = Tolerance::abs(1e-6);
+  // Float32 sums of the same products in another order: bitwise here, ulps elsewhere (regen
+  // measures how far across execution paths).
+  record(t, "grad_full_batch", full);
   for (const bool divide : {true, false}) {
     model->zero_grad();
     const auto xs = X.split(16), ys = y.split(16);  // 4 micro-batches of 16
@@ -37,8 +38,9 @@ TRAINPROOF_SCENARIO(accumulation, "Gradient Accumulation") {
     ctx.print("divide by 4={:5}  matches full batch: {}  ratio {:.2f}", divide ? "True" : "False",
               matches ? "True" : "False", ratio);
     const std::string tag = divide ? "divided" : "undivided";
-    record(t, "grad_" + tag, grad).cross = Tolerance::abs(1e-6);
-    t.add("ratio_" + tag, DType::kFloat64, {ratio}).cross = Tolerance::abs(1e-6);
+    record(t, "grad_" + tag, grad);
+    // The document prints the ratio to two decimals: no machine may move it by half of that.
+    t.add("ratio_" + tag, DType::kFloat64, {ratio}).ceiling = Tolerance::abs(0.005);
     if (divide) {
       t.check("divided: matches the full batch", matches, fmt::format("ratio {:.6f}", ratio));
     } else {

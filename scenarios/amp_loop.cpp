@@ -82,15 +82,15 @@ TRAINPROOF_SCENARIO(amp_loop, "A Mixed-Precision Training Loop") {
             scale_before, scale_after);
 
   Trace t;
-  // Bitwise on the machine that made the golden. Elsewhere the low-precision matmul
-  // kernels differ (the document's CPU printed 0.2592/0.1299/0.0582 where LibTorch 2.x on
-  // an AVX2 machine gives 0.2596/0.1289/0.0588) and the difference compounds over 189
-  // AdamW steps; the per-epoch values stay within a few percent.
-  const Tolerance cross_epoch = Tolerance::abs(0.02) | Tolerance::rel(0.05);
-  t.add("loss_per_epoch", DType::kFloat32, epoch_losses).cross = cross_epoch;
-  t.add("grad_norm_per_epoch", DType::kFloat32, epoch_norms).cross = cross_epoch;
-  t.add("loss_per_step", DType::kFloat32, step_losses).cross = Tolerance::abs(0.1) | Tolerance::rel(0.25);
-  t.add("grad_norm_per_step", DType::kFloat32, step_norms).cross = Tolerance::abs(0.2) | Tolerance::rel(0.25);
+  // Bitwise on the machine that made the golden. Elsewhere the bf16 matmul kernels differ
+  // and the difference compounds over 189 AdamW steps (regen measures how far). The
+  // document's own CPU printed 0.2592/0.1299/0.0582: the trajectory is claimed to a few
+  // percent, so no machine may move a series by more than 5% of its largest value.
+  const Tolerance ceiling = Tolerance::rel(0.05);
+  t.add("loss_per_epoch", DType::kFloat32, epoch_losses).ceiling = ceiling;
+  t.add("grad_norm_per_epoch", DType::kFloat32, epoch_norms).ceiling = ceiling;
+  t.add("loss_per_step", DType::kFloat32, step_losses).ceiling = ceiling;
+  t.add("grad_norm_per_step", DType::kFloat32, step_norms).ceiling = ceiling;
   t.add("inf_step_scale_before_after", DType::kFloat32, {scale_before, scale_after});
   t.check("loss decreases over the 3 epochs", epoch_losses[2] < epoch_losses[0],
           fmt::format("{:.4f} -> {:.4f}", epoch_losses[0], epoch_losses[2]));

@@ -38,9 +38,9 @@ TRAINPROOF_SCENARIO(autocast_dtypes, "Mixed Precision: What autocast Changes") {
       static_cast<int64_t>(dtype_of(loss.scalar_type())), static_cast<int64_t>(dtype_of(fc1->weight.grad().scalar_type()))};
   t.add_ints("dtype_codes_weights_logits_loss_grads", DType::kInt32, codes);
   // The values depend on the low-precision matmul kernels, which differ between ISAs and
-  // GPUs: bitwise here, a few low-precision ulps (bf16 eps 2^-7) elsewhere.
-  record(t, "logits", logits).cross = Tolerance::abs(0.05) | Tolerance::rel(0.03);
-  record(t, "loss", loss).cross = Tolerance::rel(1e-2);
+  // GPUs: bitwise here, a few low-precision ulps (bf16 eps 2^-7) elsewhere, never 5%.
+  record(t, "logits", logits).ceiling = Tolerance::rel(0.05);
+  record(t, "loss", loss).ceiling = Tolerance::rel(0.05);
   t.check("weights float32", fc1->weight.scalar_type() == torch::kFloat, py_dtype(fc1->weight.scalar_type()));
   t.check("logits in the autocast dtype", logits.scalar_type() == ctx.amp_dtype(), py_dtype(logits.scalar_type()));
   t.check("loss float32", loss.scalar_type() == torch::kFloat, py_dtype(loss.scalar_type()));

@@ -113,15 +113,20 @@ TRAINPROOF_SCENARIO(compile_speed, "torch.compile (AOTInductor in C++)") {
   const bool perturbed_same = torch::allclose(model->forward(x), compiled.run({x})[0], 1e-5, 1e-5);
 
   Trace t;
+  // Rounding noise between two kernel sets, and the AOTInductor package is compiled for the
+  // building machine's CPU: the law is the invariant (allclose at atol 1e-5), so across
+  // machines the value itself is information.
   t.add("max_abs_diff_eager_compiled", DType::kFloat64, {max_diff}).tolerance = Tolerance::abs(1e-5);
-  t.series.back().cross = Tolerance::abs(1e-5);
+  t.series.back().cross = Tolerance::any();
   // Timings are informational: they vary run to run and machine to machine.
   t.add("eager_ms_quartiles", DType::kFloat64, {e.p25, e.median, e.p75}, Tolerance::any(), "ms");
   t.add("compiled_ms_quartiles", DType::kFloat64, {c.p25, c.median, c.p75}, Tolerance::any(), "ms");
   t.check("same result (allclose, atol 1e-5)", same, fmt::format("max abs diff {:.3g}", max_diff));
   t.check("negative control: a perturbed weight breaks the same-result check", !perturbed_same, "");
-  t.check("compiled not slower than eager beyond the measured spread", c.p25 <= e.p75,
-          fmt::format("compiled IQR {:.3f}-{:.3f} ms vs eager {:.3f}-{:.3f} ms", c.p25, c.p75, e.p25, e.p75));
+  // "Often, but not always" faster: the speed-up is information (its spread and the thread
+  // count are in the series and the printed lines), not a law.
+  t.add("speedup_median_and_iqr_bounds", DType::kFloat64, {e.median / c.median, e.p25 / c.p75, e.p75 / c.p25},
+        Tolerance::any(), "x");
   return t;
 }
 
