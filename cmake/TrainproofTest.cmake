@@ -1,4 +1,4 @@
-# trainproof_cc_test(NAME name SRCS ... [DEPS ...] [LABELS ...] [TORCH] [SERIAL])
+# trainproof_cc_test(NAME name SRCS ... [DEPS ...] LABELS label [TORCH] [SERIAL])
 # Registers one GoogleTest executable in one line, discovered per test case at test time.
 include(GoogleTest)
 
@@ -15,8 +15,15 @@ function(trainproof_cc_test)
   if(T_SERIAL)
     set(serial TRUE)  # e.g. tests that start several rank processes: alone, not beside others
   endif()
+  # gtest_discover_tests flattens PROPERTIES into one list, so a second label would shift
+  # every property after it (ENVIRONMENT was silently lost that way): one label each.
+  list(LENGTH T_LABELS n_labels)
+  if(NOT n_labels EQUAL 1)
+    message(FATAL_ERROR "trainproof_cc_test(${T_NAME}): give exactly one label, not '${T_LABELS}'")
+  endif()
+  set(labels ${T_LABELS})
   gtest_discover_tests(${T_NAME}
     DISCOVERY_MODE PRE_TEST
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
-    PROPERTIES LABELS "${T_LABELS}" ENVIRONMENT "TRAINPROOF_BIN=$<TARGET_FILE:trainproof>" RUN_SERIAL ${serial})
+    PROPERTIES LABELS "${labels}" ENVIRONMENT "TRAINPROOF_BIN=$<TARGET_FILE:trainproof>" RUN_SERIAL ${serial})
 endfunction()

@@ -263,6 +263,8 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   regen->add_option("--jobs", ro.jobs, "Path processes at a time")->capture_default_str()->check(CLI::Range(1, 64));
   regen->add_option("--safety-factor", ro.safety_factor, "Cross tolerance = measured spread x this (default 4)")
       ->check(CLI::Range(1.0, 1000.0));
+  regen->add_flag("--force", ro.force,
+                  "Write goldens even when an invariant breaks or a series exceeds its ceiling (recorded in the golden)");
 
   std::vector<std::string> rec_names;
   std::string rec_device = "cpu", rec_out;

@@ -345,6 +345,7 @@ GoldenFile read_golden_in_process(const std::filesystem::path& path) {
     if (has_attr(group.get(), "output")) dg.trace.output = read_string_attr(group.get(), "output", gw);
     dg.paths_measured = has_attr(group.get(), "paths_measured") ? read_string_attr(group.get(), "paths_measured", gw) : "[]";
     if (!nlohmann::json::accept(dg.paths_measured)) gw.fail("attribute 'paths_measured' is not valid JSON");
+    if (has_attr(group.get(), "forced")) dg.forced = read_string_attr(group.get(), "forced", gw);
     for (const std::string& name : link_names(group.get(), gw)) {
       if (object_type(group.get(), name) != H5I_DATASET)
         Where{w.file, fmt::format("/{}/{}", device, name)}.fail("must be a dataset");
@@ -443,6 +444,7 @@ void write_golden(const std::filesystem::path& path, const GoldenFile& golden) {
       write_string_attr(group.get(), "fingerprint", dg.fingerprint);
       write_string_attr(group.get(), "output", dg.trace.output);
       write_string_attr(group.get(), "paths_measured", dg.paths_measured.empty() ? "[]" : dg.paths_measured);
+      if (!dg.forced.empty()) write_string_attr(group.get(), "forced", dg.forced);
       for (const auto& s : dg.trace.series) write_series(group.get(), s);
     }
     check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flushing " + tmp.string());

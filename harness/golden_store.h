@@ -26,6 +26,7 @@ struct DeviceGolden {
   std::string fingerprint;     // JSON text
   Trace trace;                 // series and output; invariants are not stored
   std::string paths_measured;  // JSON: the execution paths regen ran ([] in schema 1)
+  std::string forced;          // what `regen --force` overrode (empty: nothing)
 };
 
 struct GoldenFile {

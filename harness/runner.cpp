@@ -336,6 +336,9 @@ int verify(const VerifyOptions& o) {
         report.entries.emplace_back(def.name, dev, "run", "(run)", "ERROR", "", e.what());
         continue;
       }
+      if (!g->forced.empty())
+        report.fingerprint_notes.push_back(fmt::format("  {}/{}: the golden was written with regen --force over: {}",
+                                                       def.name, dev, g->forced));
       const auto diffs = fingerprint_diff(g->fingerprint, current_fingerprint(c10::Device(dev)));
       for (const auto& d : diffs)
         report.fingerprint_notes.push_back(
@@ -502,14 +505,19 @@ int regen(const RegenOptions& o) {
       }
       describe_changes(old_group ? &old_group->trace : nullptr, t, def.name, dev, changes);
       add_tolerance_rows(def.name, dev, t, rows);
-      if (!problems.empty()) {
+      if (!problems.empty() && !o.force) {
         for (const auto& p : problems) fmt::print("    REFUSED: {}\n", p);
         refused.push_back(def.name);
         continue;
       }
+      for (const auto& p : problems) fmt::print("    FORCED (--force): {}\n", p);
+      if (!problems.empty())
+        fmt::print(stderr, "WARNING: {} on {}: written with --force although {} problem(s) would refuse it; the "
+                           "golden records them in its 'forced' attribute\n", def.name, dev, problems.size());
       t.invariants.clear();
       GoldenFile& g = fresh.try_emplace(def.name, o_it != old.end() ? o_it->second : GoldenFile{}).first->second;
-      g.devices[dev] = DeviceGolden{runs[0].recording->fingerprint, std::move(t), paths_json(runs)};
+      g.devices[dev] = DeviceGolden{runs[0].recording->fingerprint, std::move(t), paths_json(runs),
+                                    fmt::format("{}", fmt::join(problems, "\n"))};
     }
   }
   for (auto& [name, g] : fresh) {

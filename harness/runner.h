@@ -45,6 +45,7 @@ struct RegenOptions {
   std::string path_set = "all";
   int jobs = 1;
   double safety_factor = 0;  // 0: kDefaultSafetyFactor
+  bool force = false;         // write even what would be refused, and record that in the golden
 };
 int regen(const RegenOptions& o);
 

@@ -3,6 +3,7 @@
 #include <hdf5.h>
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -118,6 +119,8 @@ TEST_F(CliTest, RegenDryRunWritesNothingAndRegenRoundTrips) {
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_FALSE(fs::exists(fresh / "underflow.h5"));
   EXPECT_NE(r.output.find("new"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("execution paths (native, threads-1, "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cross ulp(4): bitwise equal on every path"), std::string::npos) << r.output;
 
   r = trainproof("regen underflow --device cpu --golden " + fresh.string());
   EXPECT_EQ(r.code, 0) << r.output;
@@ -125,6 +128,111 @@ TEST_F(CliTest, RegenDryRunWritesNothingAndRegenRoundTrips) {
   r = trainproof("regen underflow --device cpu --golden " + fresh.string());
   EXPECT_NE(r.output.find("unchanged"), std::string::npos) << r.output;
   EXPECT_EQ(trainproof("verify underflow --device cpu --golden " + fresh.string()).code, 0);
+}
+
+// Rewrites one string attribute of a dataset in a golden, as a reviewer with h5py might.
+void set_dataset_attr(const fs::path& file, const char* dataset, const char* name, const char* value) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  hid_t ds = H5Dopen2(f, dataset, H5P_DEFAULT);
+  ASSERT_GE(ds, 0);
+  H5Adelete(ds, name);
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t attr = H5Acreate2(ds, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(H5Awrite(attr, type, &value), 0);
+  H5Aclose(attr);
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Dclose(ds);
+  H5Fclose(f);
+}
+
+// Moves finfo_eps[1] (float16's epsilon, 2^-10) up by one float64 ulp.
+void nudge_finfo_eps(const fs::path& file) {
+  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  hid_t ds = H5Dopen2(f, "cpu/finfo_eps", H5P_DEFAULT);
+  double v[3];
+  ASSERT_GE(H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v), 0);
+  v[1] = std::nextafter(v[1], 1.0);
+  ASSERT_GE(H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v), 0);
+  H5Dclose(ds);
+  H5Fclose(f);
+}
+
+// verify applies the tolerances stored in the golden (what regen measured), not the ones
+// in the scenario's code: loosening the golden's attribute lets a nudged value through.
+TEST_F(CliTest, VerifyAppliesTheGoldensStoredTolerances) {
+  // A golden made here, so that its same-environment tolerance is the one that applies.
+  ASSERT_EQ(trainproof("regen underflow --device cpu --path-set native" + g()).code, 0);
+  const fs::path p = golden_ / "underflow.h5";
+  nudge_finfo_eps(p);
+  set_dataset_attr(p, "cpu/finfo_eps", "tolerance", "exact");
+  EXPECT_EQ(trainproof("verify underflow --device cpu" + g()).code, 1);
+  set_dataset_attr(p, "cpu/finfo_eps", "tolerance", "ulp(2)");
+  const Result r = trainproof("verify underflow --device cpu" + g());
+  EXPECT_EQ(r.code, 0) << r.output;
+  // --cross applies tolerance_cross instead, even on the golden's own machine.
+  set_dataset_attr(p, "cpu/finfo_eps", "tolerance_cross", "exact");
+  EXPECT_EQ(trainproof("verify underflow --device cpu --cross" + g()).code, 1);
+  set_dataset_attr(p, "cpu/finfo_eps", "tolerance_cross", "ulp(1)");
+  EXPECT_EQ(trainproof("verify underflow --device cpu --cross" + g()).code, 0);
+}
+
+TEST_F(CliTest, VerifyPathsReportsEachPathAndTheirAgreement) {
+  Result r = trainproof("verify underflow precision_table --device cpu --paths --path-set threads-1,aten-default" + g());
+  EXPECT_EQ(r.code, 0) << r.output;
+  for (const char* line : {"native ", "threads-1 ", "aten-default ", "agreement between paths", "3 paths, "})
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
+  // Negative control: a golden value off by more than its cross tolerance fails on every
+  // path that applies it, and the failing paths are named.
+  nudge_finfo_eps(golden_ / "underflow.h5");
+  set_dataset_attr(golden_ / "underflow.h5", "cpu/finfo_eps", "tolerance_cross", "exact");
+  r = trainproof("verify underflow --device cpu --paths --path-set threads-1" + g());
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("cpu@threads-1"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("finfo_eps"), std::string::npos) << r.output;
+}
+
+TEST_F(CliTest, UnknownExecutionPathExitsTwo) {
+  const Result r = trainproof("verify underflow --paths --path-set no-such-path" + g());
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("unknown execution path 'no-such-path'"), std::string::npos) << r.output;
+}
+
+// regen refuses to freeze a broken law into a golden: the GradScaler that keeps its scale
+// after an inf step breaks amp_loop's invariant, and nothing is written.
+TEST_F(CliTest, RegenRefusesAScenarioWhoseInvariantBreaks) {
+  const fs::path fresh = dir_.path() / "fresh";
+  setenv("TRAINPROOF_INJECT_FAULT", "scaler-no-backoff", 1);
+  const Result r = trainproof("regen amp_loop --device cpu --path-set threads-1 --golden " + fresh.string());
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("REFUSED: invariant 'inf gradients: scale backs off by 0.5' is broken on path native"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(fresh / "amp_loop.h5"));
+  // --force writes it, says so, and the golden records what was overridden.
+  const Result f = trainproof("regen amp_loop --device cpu --path-set native --force --golden " + fresh.string());
+  unsetenv("TRAINPROOF_INJECT_FAULT");
+  EXPECT_EQ(f.code, 0) << f.output;
+  EXPECT_NE(f.output.find("FORCED (--force): invariant 'inf gradients"), std::string::npos) << f.output;
+  EXPECT_NE(f.output.find("WARNING: amp_loop on cpu: written with --force"), std::string::npos) << f.output;
+  const Result v = trainproof("verify amp_loop --device cpu --golden " + fresh.string());
+  EXPECT_NE(v.output.find("was written with regen --force"), std::string::npos) << v.output;
+}
+
+// A golden written before tolerances were measured (schema 1) still verifies, and
+// `tolerances` says its cross tolerances were declared, not measured.
+TEST_F(CliTest, SchemaOneGoldenStillVerifies) {
+  fs::copy_file("tests/data/golden_schema1/underflow.h5", golden_ / "underflow.h5", fs::copy_options::overwrite_existing);
+  Result r = trainproof("verify underflow --device cpu" + g());
+  EXPECT_EQ(r.code, 0) << r.output;
+  r = trainproof("tolerances underflow" + g());
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("declared (schema 1: not measured)"), std::string::npos) << r.output;
 }
 
 TEST_F(CliTest, RunPrintsTheDocumentLines) {

@@ -1,5 +1,7 @@
-"""Goldens are readable with h5py and h5dump, follow schema v1, and an edit made with h5py
-is caught by `trainproof verify` with the series and the first divergent index.
+"""Goldens are readable with h5py and h5dump, follow schema v2 (every measured tolerance
+carries its provenance: spread, safety factor, floor, ceiling, the paths that differed, and
+the paths measured, at least 5 including ATen's generic path and one thread), and an edit
+made with h5py is caught by `trainproof verify` with the series and the first divergent index.
 usage: golden_h5py_test.py TRAINPROOF_BIN GOLDEN_DIR"""
 import json
 import pathlib
@@ -26,15 +28,24 @@ files = sorted(golden_dir.glob("*.h5"))
 check(len(files) >= 3, f"goldens present in {golden_dir}")
 for path in files:
     with h5py.File(path, "r") as f:
-        check(f.attrs["schema_version"] == 1, f"{path.name}: schema_version")
+        check(f.attrs["schema_version"] == 2, f"{path.name}: schema_version")
         check(f.attrs["scenario"] == path.stem, f"{path.name}: scenario attribute")
         for device, group in f.items():
             check(device in ("cpu", "cuda"), f"{path.name}: device group {device}")
             json.loads(group.attrs["fingerprint"])
+            paths = [p["name"] for p in json.loads(group.attrs["paths_measured"])]
+            if device == "cpu":
+                check(len(paths) >= 5 and {"native", "aten-default", "threads-1"} <= set(paths),
+                      f"{path.name}:/{device} measured on >= 5 paths incl. the generic one and 1 thread: {paths}")
             for name, ds in group.items():
                 check(ds.ndim == 1, f"{path.name}:/{device}/{name} is 1-D")
                 for attr in ("dtype_produced", "tolerance", "tolerance_cross", "unit"):
                     check(attr in ds.attrs, f"{path.name}:/{device}/{name} has {attr}")
+                if ds.attrs["tolerance_cross"] != "any":
+                    for attr in ("cross_spread_abs", "cross_spread_rel", "cross_safety_factor", "cross_floor",
+                                 "cross_ceiling", "cross_paths_differing"):
+                        check(attr in ds.attrs, f"{path.name}:/{device}/{name} has provenance {attr}")
+                    check(ds.attrs["cross_safety_factor"] >= 1, f"{path.name}:/{device}/{name} safety factor")
 if shutil.which("h5dump"):
     r = subprocess.run(["h5dump", "-H", str(files[0])], capture_output=True, text=True)
     check(r.returncode == 0 and "schema_version" in r.stdout, "h5dump reads a golden")

@@ -38,6 +38,10 @@ GoldenFile sample() {
   t.add("empty", DType::kFloat32, {});
   auto& c = t.add("cross", DType::kFloat32, {1.0f});
   c.cross = Tolerance::any();
+  auto& m = t.add("measured", DType::kFloat32, {2.0f});
+  m.cross = Tolerance::ulp(4) | Tolerance::abs(3e-7);
+  m.provenance = Provenance{7.5e-8, 3.75e-8, 4.0, "ulp(4)", "rel(0.001)", false, "aten-default,generic-1t", ""};
+  g.devices["cpu"].paths_measured = R"j([{"name":"native","env":"(machine defaults)"}])j";
   // float16/bfloat16 values must be exact in their dtype: round them as the store would.
   for (auto& s : t.series)
     if (s.produced == DType::kFloat16 || s.produced == DType::kBFloat16 || s.produced == DType::kFloat32)
@@ -51,6 +55,15 @@ void expect_bitwise_equal(const Series& a, const Series& b) {
   EXPECT_EQ(a.tolerance.str(), b.tolerance.str()) << a.name;
   EXPECT_EQ(a.cross.str(), b.cross.str()) << a.name;
   EXPECT_EQ(a.unit, b.unit) << a.name;
+  ASSERT_EQ(a.provenance.has_value(), b.provenance.has_value()) << a.name;
+  if (a.provenance) {
+    EXPECT_EQ(a.provenance->spread_abs, b.provenance->spread_abs) << a.name;
+    EXPECT_EQ(a.provenance->spread_rel, b.provenance->spread_rel) << a.name;
+    EXPECT_EQ(a.provenance->factor, b.provenance->factor) << a.name;
+    EXPECT_EQ(a.provenance->floor, b.provenance->floor) << a.name;
+    EXPECT_EQ(a.provenance->ceiling, b.provenance->ceiling) << a.name;
+    EXPECT_EQ(a.provenance->differing, b.provenance->differing) << a.name;
+  }
   EXPECT_EQ(a.ints, b.ints) << a.name;
   ASSERT_EQ(a.values.size(), b.values.size()) << a.name;
   for (size_t i = 0; i < a.values.size(); ++i)
@@ -77,6 +90,7 @@ TEST(GoldenStoreTest, RoundTripsEveryDTypeBitwiseInOrder) {
   ASSERT_EQ(r.devices.count("cpu"), 1u);
   EXPECT_EQ(r.devices.at("cpu").fingerprint, g.devices.at("cpu").fingerprint);
   EXPECT_EQ(r.devices.at("cpu").trace.output, g.devices.at("cpu").trace.output);
+  EXPECT_EQ(r.devices.at("cpu").paths_measured, g.devices.at("cpu").paths_measured);
   const auto& a = g.devices.at("cpu").trace.series;
   const auto& b = r.devices.at("cpu").trace.series;
   ASSERT_EQ(a.size(), b.size());
@@ -244,6 +258,39 @@ TEST(GoldenStoreTest, HostileFilesThatCrashLibhdf5AreBadInput) {
   }
   EXPECT_NE(bad_input_message("tests/data/hostile/hdf5_vlen_global_heap_segv.h5").find("HDF5 library crashed"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace trainproof
+
+namespace trainproof {
+namespace {
+
+TEST_F(MalformedGolden, ProvenanceOfTheWrongType) {
+  hid_t ds = H5Dopen2(file_, "cpu/measured", H5P_DEFAULT);
+  set_string_attr(ds, "cross_spread_abs", "large");
+  H5Dclose(ds);
+  const std::string m = close_and_read();
+  EXPECT_NE(m.find("dataset /cpu/measured: attribute 'cross_spread_abs' must be a float"), std::string::npos) << m;
+}
+
+TEST_F(MalformedGolden, PathsMeasuredIsNotJson) {
+  hid_t g = H5Gopen2(file_, "cpu", H5P_DEFAULT);
+  set_string_attr(g, "paths_measured", "[native");
+  H5Gclose(g);
+  const std::string m = close_and_read();
+  EXPECT_NE(m.find("attribute 'paths_measured' is not valid JSON"), std::string::npos) << m;
+}
+
+// Goldens written before tolerances were measured (schema 1) are still read: their
+// tolerance_cross was declared by hand, and nothing says how it was measured.
+TEST(GoldenStoreTest, ReadsSchemaOneGoldens) {
+  const GoldenFile g = read_golden("tests/data/golden_schema1/underflow.h5");
+  EXPECT_EQ(g.schema_version, 1);
+  const DeviceGolden& cpu = g.devices.at("cpu");
+  EXPECT_EQ(cpu.paths_measured, "[]");
+  ASSERT_FALSE(cpu.trace.series.empty());
+  for (const auto& s : cpu.trace.series) EXPECT_FALSE(s.provenance.has_value()) << s.name;
 }
 
 }  // namespace
