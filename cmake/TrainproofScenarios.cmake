@@ -16,6 +16,9 @@ int main(int argc, char** argv) { return trainproof::cli_main(argc, argv, "@T_GO
   add_executable(${NAME} ${T_SOURCES} "${main_cpp}")
   target_link_libraries(${NAME} PRIVATE trainproof::harness)
   target_compile_features(${NAME} PRIVATE cxx_std_20)
+  # Goldens are first read by trainproof-golden-probe, looked for beside the executable.
+  add_custom_command(TARGET ${NAME} POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different $<TARGET_FILE:trainproof::golden_probe> $<TARGET_FILE_DIR:${NAME}>)
   add_test(NAME ${NAME}.verify COMMAND ${NAME} verify --device cpu)
   set_tests_properties(${NAME}.verify PROPERTIES LABELS "trainproof;${T_LABELS}")
 endfunction()

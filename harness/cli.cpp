@@ -389,8 +389,8 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
     fmt::print(stderr, "trainproof: error: {}\n", e.what());
     return kExitBadInput;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "trainproof: internal error: {}\n", e.what());
-    return kExitMismatch;
+    fmt::print(stderr, "trainproof: internal error (exit {}): {}\n", static_cast<int>(kExitInternal), e.what());
+    return kExitInternal;
   }
   return kExitBadInput;
 }

@@ -1,5 +1,7 @@
-// Errors that carry the exit code the CLI turns them into (the h5diff convention):
-// 0 all pass, 1 mismatch or broken invariant, 2 bad input.
+// The exit-code policy, in one place (the h5diff convention, plus one for our own failures):
+// 0 all pass, 1 mismatch or broken invariant, 2 bad input, 3 internal error (a scenario or
+// trainproof itself failed to run: not a change in the traces, so regenerating goldens is
+// never the answer to it).
 #pragma once
 
 #include <stdexcept>
@@ -7,7 +9,7 @@
 
 namespace trainproof {
 
-enum ExitCode : int { kExitOk = 0, kExitMismatch = 1, kExitBadInput = 2 };
+enum ExitCode : int { kExitOk = 0, kExitMismatch = 1, kExitBadInput = 2, kExitInternal = 3 };
 
 // Bad input: a missing, corrupt or malformed golden or checkpoint, an unknown
 // scenario, a bad flag. The message names the file (and group/dataset) and the problem.

@@ -4,6 +4,7 @@
 //   scaler-no-backoff      GradScaler keeps its scale after an inf step
 //   lambda-off-by-one      LambdaLR evaluates its function one step ahead
 //   rank<r>-dies, rank<r>-hangs, rank<r>-skips-allreduce   a data-parallel rank misbehaves
+//   throw-in-<scenario>    the scenario fails to run (an internal error, exit 3)
 // Unset (always, outside such tests) every component behaves as documented.
 #pragma once
 

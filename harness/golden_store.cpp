@@ -1,17 +1,16 @@
 // The HDF5 golden store behind one small RAII layer over the HDF5 C API.
 #include "harness/golden_store.h"
 
-#include <fcntl.h>
 #include <hdf5.h>
-#include <signal.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <iterator>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -20,14 +19,8 @@
 
 #include "harness/atomic_file.h"
 #include "harness/errors.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define TRAINPROOF_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TRAINPROOF_ASAN 1
-#endif
-#endif
+#include "harness/process.h"
+#include "harness/temp_dir.h"
 
 namespace trainproof {
 namespace {
@@ -90,15 +83,16 @@ struct Where {
   }
 };
 
-Hid vlen_string_type() {
-  Hid t(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(t.get(), H5T_VARIABLE);
-  H5Tset_cset(t.get(), H5T_CSET_UTF8);
-  return t;
-}
-
 void check(herr_t rc, const std::string& what) {
   if (rc < 0) throw std::runtime_error(fmt::format("HDF5: {} failed{}", what, hdf5_cause()));
+}
+
+Hid vlen_string_type() {
+  Hid t(H5Tcopy(H5T_C_S1), H5Tclose);
+  check(t.valid() ? 0 : -1, "copying the string type");
+  check(H5Tset_size(t.get(), H5T_VARIABLE), "making a variable-length string type");
+  check(H5Tset_cset(t.get(), H5T_CSET_UTF8), "setting the UTF-8 character set");
+  return t;
 }
 
 void write_string_attr(hid_t obj, const char* name, const std::string& value) {
@@ -193,7 +187,8 @@ std::vector<std::string> link_names(hid_t group, const Where& w) {
     const ssize_t len = H5Lget_name_by_idx(group, ".", index, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
     if (len <= 0 || len > 1024) w.fail(fmt::format("cannot read the name of member {}{}", i, hdf5_cause()));
     std::string name(static_cast<size_t>(len) + 1, '\0');
-    H5Lget_name_by_idx(group, ".", index, H5_ITER_INC, i, name.data(), name.size(), H5P_DEFAULT);
+    if (H5Lget_name_by_idx(group, ".", index, H5_ITER_INC, i, name.data(), name.size(), H5P_DEFAULT) != len)
+      w.fail(fmt::format("cannot read the name of member {}{}", i, hdf5_cause()));
     name.resize(static_cast<size_t>(len));
     names.push_back(std::move(name));
   }
@@ -303,7 +298,8 @@ void write_series(hid_t group, const Series& s) {
 
 Hid ordered_group_plist() {
   Hid gcpl(H5Pcreate(H5P_GROUP_CREATE), H5Pclose);
-  H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+  check(H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
+        "tracking the creation order of a group");
   return gcpl;
 }
 
@@ -361,60 +357,53 @@ namespace {
 
 // libhdf5 itself is not safe on hostile files: fuzzing found heap overflows inside
 // H5Aexists on a corrupted attribute message (tests/data/hostile/). So a file is first read
-// in a forked child: a crash, hang or runaway allocation there becomes BadInput naming the
-// file, and only a file the child read cleanly is read again in this process.
+// by trainproof-golden-probe, a small program of its own started with execve (no fork of
+// this multithreaded process runs libhdf5): a crash, hang or runaway allocation there
+// becomes BadInput naming the file, and only a file it read cleanly is read again here.
+std::filesystem::path golden_probe_executable() {
+  namespace fs = std::filesystem;
+  if (const char* env = std::getenv("TRAINPROOF_GOLDEN_PROBE"); env && *env) return env;
+  std::vector<fs::path> dirs;
+  std::error_code ec;
+  if (const auto self = fs::read_symlink("/proc/self/exe", ec); !ec) dirs.push_back(self.parent_path());
+  if (const char* bin = std::getenv("TRAINPROOF_BIN"); bin && *bin) dirs.push_back(fs::path(bin).parent_path());
+  for (const auto& d : dirs)
+    if (fs::exists(d / "trainproof-golden-probe", ec)) return d / "trainproof-golden-probe";
+  throw std::runtime_error(
+      "cannot find trainproof-golden-probe beside this program or $TRAINPROOF_BIN: set TRAINPROOF_GOLDEN_PROBE to it");
+}
+
+// The probe's time limit grows with the file: 5 s plus 16 MB/s, so that a corrupt small
+// file that makes libhdf5 spin is rejected in seconds and a valid large one is not cut off.
+double probe_limit_s(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(path, ec);
+  return 5.0 + (ec ? 0.0 : static_cast<double>(bytes) / 16e6);
+}
+
 void probe_in_child(const std::filesystem::path& path) {
-  int fds[2];
-  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    close(fds[0]);
-#ifndef TRAINPROOF_ASAN  // ASan reserves terabytes of address space: no RLIMIT_AS under it
-    const rlimit mem{kMaxGoldenFileBytes * 4, kMaxGoldenFileBytes * 4};  // room for a valid file's values
-    setrlimit(RLIMIT_AS, &mem);
-#endif
-    std::string reply = "OK";
-    try {
-      read_golden_in_process(path);
-    } catch (const BadInput& e) {
-      reply = std::string("E") + e.what();
-    } catch (const std::exception& e) {
-      reply = std::string("X") + e.what();
-    }
-    [[maybe_unused]] const ssize_t n = write(fds[1], reply.data(), reply.size());
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string reply;
-  char buf[4096];
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  int status = 0;
-  bool done = false, timed_out = false;
-  fcntl(fds[0], F_SETFL, O_NONBLOCK);
-  while (!done) {
-    ssize_t n;
-    while ((n = read(fds[0], buf, sizeof buf)) > 0) reply.append(buf, static_cast<size_t>(n));
-    done = waitpid(pid, &status, WNOHANG) == pid;
-    if (!done && std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      timed_out = done = true;
-    }
-    if (!done) usleep(200);
-  }
-  ssize_t n;
-  while ((n = read(fds[0], buf, sizeof buf)) > 0) reply.append(buf, static_cast<size_t>(n));
-  close(fds[0]);
   const Where w{path.string(), ""};
-  if (timed_out) w.fail("reading it took over 60 s (corrupt or hostile HDF5)");
-  if (WIFSIGNALED(status))
-    w.fail(fmt::format("the HDF5 library crashed reading it (signal {}): corrupt or hostile HDF5", WTERMSIG(status)));
+  const double limit = probe_limit_s(path);
+  TempDir dir("probe");
+  const auto reply_file = dir.path() / "reply", err_file = dir.path() / "stderr";
+  const pid_t pid = spawn_program(golden_probe_executable().string(), {path.string()}, {reply_file, err_file});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
+  std::optional<int> code;
+  while (!(code = poll_exit(pid))) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill_and_reap(pid);
+      w.fail(fmt::format("reading it took over {:.0f} s (corrupt or hostile HDF5)", limit));
+    }
+    usleep(1000);
+  }
+  std::ifstream in(reply_file, std::ios::binary);
+  const std::string reply((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (ended_by_signal(*code))
+    w.fail(fmt::format("the HDF5 library crashed reading it (signal {}): corrupt or hostile HDF5", *code - 128));
   // A reader that ends without a reply died inside libhdf5 (a sanitizer exits, not signals).
   if (reply.empty())
     w.fail(fmt::format("the HDF5 library crashed reading it (the reader exited with code {}): corrupt or hostile HDF5",
-                       WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+                       *code));
   if (reply.rfind("E", 0) == 0) throw BadInput(reply.substr(1));
   if (reply != "OK") w.fail("could not be read: " + reply.substr(1));
 }
@@ -430,7 +419,8 @@ void write_golden(const std::filesystem::path& path, const GoldenFile& golden) {
   silence_hdf5();
   atomic_replace(path, [&](const std::filesystem::path& tmp) {
     Hid fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
-    H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+    check(H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
+          "tracking the creation order of the file's root");
     Hid file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), H5Fclose);
     check(file.valid() ? 0 : -1, "creating " + tmp.string());
     write_int_attr(file.get(), "schema_version", golden.schema_version);

@@ -39,7 +39,8 @@ struct GoldenFile {
 
 // Reads and validates the whole file. Throws BadInput naming the file, the group or
 // dataset, and the problem (missing, not HDF5, truncated, wrong schema, bad dtype, ...).
-// The file is first read in a forked child, so that a libhdf5 crash or hang on a hostile
+// The file is first read by trainproof-golden-probe, a program of its own (started with
+// execve, time-limited by the file's size), so that a libhdf5 crash or hang on a hostile
 // file is reported as BadInput instead of taking this process down.
 GoldenFile read_golden(const std::filesystem::path& path);
 // The same without the child (for callers that already isolate it, and the fuzzer's seed check).

@@ -39,7 +39,12 @@ std::string cli_executable() {
 
 pid_t spawn_cli(const std::vector<std::string>& args, const ChildLogs& logs,
                 const std::vector<std::pair<std::string, std::string>>& env) {
-  std::vector<std::string> a = {cli_executable()};
+  return spawn_program(cli_executable(), args, logs, env);
+}
+
+pid_t spawn_program(const std::string& program, const std::vector<std::string>& args, const ChildLogs& logs,
+                    const std::vector<std::pair<std::string, std::string>>& env) {
+  std::vector<std::string> a = {program};
   a.insert(a.end(), args.begin(), args.end());
   // The child's environment: ours, less every variable `env` names, plus its non-empty values.
   std::vector<std::string> e;

@@ -24,10 +24,13 @@ struct ChildLogs {
   bool append = false;
 };
 
-// Starts `<cli_executable()> args...` with stdout and stderr in `logs` and `env` added to its
-// environment (an empty value removes that variable). argv and envp are built before fork(),
-// and the child only redirects and calls execve: nothing that could take a lock another
-// thread held at the fork. Returns its pid.
+// Starts `program args...` with stdout and stderr in `logs` and `env` added to its environment
+// (an empty value removes that variable). argv and envp are built before fork(), and the
+// child only redirects and calls execve: nothing that could take a lock another thread held
+// at the fork. Returns its pid.
+pid_t spawn_program(const std::string& program, const std::vector<std::string>& args, const ChildLogs& logs,
+                    const std::vector<std::pair<std::string, std::string>>& env = {});
+// The same for this CLI: `<cli_executable()> args...`.
 pid_t spawn_cli(const std::vector<std::string>& args, const ChildLogs& logs,
                 const std::vector<std::pair<std::string, std::string>>& env = {});
 

@@ -155,13 +155,15 @@ size_t count_failed(const std::vector<ReportEntry>& entries) {
   return failed;
 }
 
+// Bad input outranks an internal error, which outranks a mismatch (errors.h).
 int exit_code(const VerifyReport& report) {
-  bool bad_input = false, mismatch = false;
+  bool bad_input = false, internal = false, mismatch = false;
   for (const auto& e : report.entries) {
     bad_input = bad_input || e.status == "BAD INPUT";
+    internal = internal || e.status == "ERROR";
     mismatch = mismatch || !e.passed();
   }
-  return bad_input ? kExitBadInput : mismatch ? kExitMismatch : kExitOk;
+  return bad_input ? kExitBadInput : internal ? kExitInternal : mismatch ? kExitMismatch : kExitOk;
 }
 
 // A key that is equal for two traces exactly when every series that is not informational

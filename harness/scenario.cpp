@@ -9,6 +9,8 @@
 
 #include <torch/cuda.h>
 
+#include "harness/fault.h"
+
 namespace trainproof {
 
 void RunContext::line(const std::string& text) {
@@ -53,6 +55,7 @@ void make_cuda_deterministic() {
 Trace run_scenario(const ScenarioDef& def, c10::Device device, bool echo) {
   if (device.is_cuda() && !torch::cuda::is_available()) throw Skipped("CUDA not available");
   if (device.is_cuda()) make_cuda_deterministic();  // a bitwise check needs deterministic kernels
+  if (fault_injected("throw-in-" + def.name)) throw std::runtime_error("injected fault: throw-in-" + def.name);
   RunContext ctx(device, echo);
   Trace t = def.fn(ctx);
   t.output = ctx.output();

@@ -235,6 +235,16 @@ TEST_F(CliTest, SchemaOneGoldenStillVerifies) {
   EXPECT_NE(r.output.find("declared (schema 1: not measured)"), std::string::npos) << r.output;
 }
 
+// A scenario that fails to run is an internal error (exit 3), not a mismatch: the gate must
+// not advise regenerating goldens for it.
+TEST_F(CliTest, AScenarioThatFailsToRunExitsThree) {
+  setenv("TRAINPROOF_INJECT_FAULT", "throw-in-underflow", 1);
+  const Result r = trainproof("verify underflow precision_table --device cpu" + g());
+  unsetenv("TRAINPROOF_INJECT_FAULT");
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("injected fault: throw-in-underflow"), std::string::npos) << r.output;
+}
+
 TEST_F(CliTest, RunPrintsTheDocumentLines) {
   const Result r = trainproof("run underflow");
   EXPECT_EQ(r.code, 0) << r.output;

@@ -2,9 +2,11 @@
 // (file, object, problem) for each kind of malformed file.
 #include <hdf5.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
 
 #include <gtest/gtest.h>
@@ -291,6 +293,40 @@ TEST(GoldenStoreTest, ReadsSchemaOneGoldens) {
   EXPECT_EQ(cpu.paths_measured, "[]");
   ASSERT_FALSE(cpu.trace.series.empty());
   for (const auto& s : cpu.trace.series) EXPECT_FALSE(s.provenance.has_value()) << s.name;
+}
+
+}  // namespace
+}  // namespace trainproof
+
+namespace trainproof {
+namespace {
+
+// Random byte corruptions of a real golden: each read ends within 10 s, as a clean read or
+// as bad input naming the file (the probe's time limit grows with the file's size; a flat
+// 60 s limit once let a corrupt 9 KB file make libhdf5 spin for a minute).
+TEST(GoldenStoreTest, EveryCorruptionEndsWithinTenSeconds) {
+  TempDir dir("corrupt");
+  const fs::path original = "tests/data/golden_schema1/underflow.h5", bad = dir.path() / "bad.h5";
+  std::ifstream in(original, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 1000u);
+  uint64_t state = 0x9e3779b97f4a7c15ull;  // a fixed sequence: the same 200 corruptions every run
+  auto next = [&] { return (state = state * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+  size_t rejected = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    std::string b = bytes;
+    for (int k = 0; k < 4; ++k) b[next() % b.size()] = static_cast<char>(next() & 0xff);
+    std::ofstream(bad, std::ios::binary | std::ios::trunc).write(b.data(), static_cast<std::streamsize>(b.size()));
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string m = bad_input_message(bad);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(s, 10.0) << "trial " << trial << ": " << m;
+    if (m != "(no error)") {
+      ++rejected;
+      EXPECT_NE(m.find("bad.h5"), std::string::npos) << "trial " << trial << ": " << m;
+    }
+  }
+  EXPECT_GT(rejected, 0u);
 }
 
 }  // namespace
