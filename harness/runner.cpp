@@ -457,8 +457,8 @@ int regen(const RegenOptions& o) {
   std::vector<std::string> refused;
   for (const auto& dev : devices) {
     // CUDA: one path (this GPU); its cross tolerances are the dtype floors until GPUs are compared.
-    const auto all = dev == "cpu" ? cpu_paths(cpu_flags()) : std::vector<ExecPath>{{"native", "this GPU", {}}};
-    const auto paths = select_paths(all, o.path_set);
+    const auto paths = dev == "cpu" ? select_paths(cpu_paths(cpu_flags()), o.path_set)
+                                    : std::vector<ExecPath>{{"native", "this GPU", {}}};
     fmt::print("regen on {}: {} scenarios under {} execution paths ({}), safety factor {}\n", dev, names.size(),
                paths.size(), [&] {
                  std::vector<std::string> n;
