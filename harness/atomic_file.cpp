@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include "harness/errors.h"
+
 namespace trainproof {
 
 std::function<void(const std::filesystem::path&)> g_before_rename_hook;
@@ -56,7 +58,8 @@ void atomic_replace(const std::filesystem::path& target,
 void atomic_write_bytes(const std::filesystem::path& target, std::string_view bytes) {
   atomic_replace(target, [&](const std::filesystem::path& tmp) {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error(fmt::format("{}: cannot create: {}", tmp.string(), std::strerror(errno)));
+    // A folder that is not there or not writable: the caller's path is the bad input.
+    if (!f) throw BadInput(fmt::format("{}: cannot create: {}", target.string(), std::strerror(errno)));
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     f.flush();
     if (!f) throw std::runtime_error(fmt::format("{}: write failed: {}", tmp.string(), std::strerror(errno)));

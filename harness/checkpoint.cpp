@@ -14,6 +14,7 @@
 
 #include "harness/atomic_file.h"
 #include "harness/errors.h"
+#include "harness/fault.h"
 #include "harness/hash.h"
 
 namespace trainproof {
@@ -320,6 +321,7 @@ void save_optimizer(Checkpoint& ck, const std::string& prefix, torch::optim::Opt
 }
 
 void load_optimizer(const Checkpoint& ck, const std::string& prefix, torch::optim::Optimizer& opt) {
+  if (fault_injected("resume-drops-optimizer-state")) return;
   auto& groups = opt.param_groups();
   const int64_t n = ck.integer(prefix + "/groups");
   if (n != static_cast<int64_t>(groups.size()))
@@ -369,6 +371,7 @@ void save_rng(Checkpoint& ck, const std::string& prefix) {
 }
 
 void load_rng(const Checkpoint& ck, const std::string& prefix) {
+  if (fault_injected("resume-drops-rng-state")) return;
   // A malformed state tensor makes LibTorch throw; report it as a damaged checkpoint.
   auto set_state = [&](at::Generator gen, const std::string& key) {
     std::lock_guard<std::mutex> lock(gen.mutex());

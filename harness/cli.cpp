@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 #include <ATen/Parallel.h>
 #include <torch/cuda.h>
 
@@ -39,30 +40,48 @@ namespace fs = std::filesystem;
 
 // ---- list -------------------------------------------------------------------------------
 
-int cmd_list(const fs::path& golden_dir) {
+std::string golden_status(const fs::path& golden_dir, const std::string& scenario) {
+  const fs::path p = golden_path(golden_dir, scenario);
+  if (!fs::exists(p)) return "missing";
+  try {
+    std::vector<std::string> devs;
+    for (const auto& [dev, dg] : read_golden(p).devices) devs.push_back(dev);
+    return fmt::format("{}", fmt::join(devs, "+"));
+  } catch (const BadInput&) {
+    return "CORRUPT (verify says why)";
+  }
+}
+
+// What tests and CI filters are derived from: each scenario's metadata and its negative
+// controls (scenario.h), as JSON on stdout.
+int cmd_list_json(const fs::path& golden_dir) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& d : Registry::instance().all()) {
+    nlohmann::json controls = nlohmann::json::array();
+    for (const auto& c : d.info.controls)
+      controls.push_back({{"fault", c.fault}, {"breaks", c.breaks}, {"device", c.device}});
+    out.push_back({{"name", d.name},
+                   {"section", d.section},
+                   {"document", d.info.document},
+                   {"multi_process", d.info.multi_process},
+                   {"prints_document", d.info.prints_document},
+                   {"controls", controls},
+                   {"golden", golden_status(golden_dir, d.name)}});
+  }
+  fmt::print("{}\n", out.dump(2));
+  return kExitOk;
+}
+
+int cmd_list(const fs::path& golden_dir, bool json) {
+  if (json) return cmd_list_json(golden_dir);
   fmt::print("devices available: {}\n", fmt::join(available_devices(), ", "));
   std::vector<std::string> paths;
   for (const auto& p : cpu_paths(cpu_flags())) paths.push_back(p.name);
   fmt::print("CPU execution paths (verify --paths, regen): {}\n", fmt::join(paths, ", "));
   fmt::print("golden folder: {}\n\n", golden_dir.string());
   fmt::print("{:<22} {:<28} {}\n", "scenario", "golden", "document section");
-  for (const auto& d : Registry::instance().all()) {
-    std::string status;
-    const fs::path p = golden_path(golden_dir, d.name);
-    if (!fs::exists(p)) {
-      status = "missing";
-    } else {
-      try {
-        const GoldenFile g = read_golden(p);
-        std::vector<std::string> devs;
-        for (const auto& [dev, dg] : g.devices) devs.push_back(dev);
-        status = fmt::format("{}", fmt::join(devs, "+"));
-      } catch (const BadInput&) {
-        status = "CORRUPT (verify says why)";
-      }
-    }
-    fmt::print("{:<22} {:<28} {}\n", d.name, status, d.section);
-  }
+  for (const auto& d : Registry::instance().all())
+    fmt::print("{:<22} {:<28} {}\n", d.name, golden_status(golden_dir, d.name), d.section);
   return kExitOk;
 }
 
@@ -226,6 +245,8 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
 
   auto* list = app.add_subcommand("list", "Scenarios, devices available, golden status");
   list->add_option("--golden", golden_dir, "Folder of golden .h5 files");
+  bool list_json = false;
+  list->add_flag("--json", list_json, "Scenario metadata and negative controls as JSON");
 
   std::string run_scenario_name, run_device = "cpu";
   auto* run = app.add_subcommand("run", "Run one scenario and print its document-style output");
@@ -363,7 +384,7 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
 
   try {
     apply_thread_count();
-    if (*list) return cmd_list(golden_dir);
+    if (*list) return cmd_list(golden_dir, list_json);
     if (*run) return cmd_run(run_scenario_name, run_device);
     if (*verify) {
       vo.golden_dir = golden_dir;

@@ -164,6 +164,7 @@ int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& d
   auto fc2 = torch::nn::Linear(16, 3);
   torch::nn::Sequential model(fc1, relu, drop, fc2);
   model->to(device);
+  if (fault_injected("dropout-left-in-eval-mode")) model->eval();  // the masks stop mattering
   torch::optim::SGD opt(model->parameters(), torch::optim::SGDOptions(0.05).momentum(0.9));
   torch::manual_seed(static_cast<int64_t>(o.seed * 1000 + o.rank + 1));  // each rank its own dropout masks
   const int64_t batch = 32, per_epoch = 256 / batch;
@@ -171,7 +172,7 @@ int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& d
 
   // Resume from the newest step whose files are all present: parameters once, and every rank's own.
   std::vector<int64_t> saved;
-  if (fs::exists(dir))
+  if (fs::exists(dir) && !fault_injected("resume-ignores-checkpoints"))
     for (const auto& e : fs::directory_iterator(dir)) {
       const auto n = e.path().filename().string();
       if (n.rfind("params-", 0) == 0 && e.path().extension() == ".tpck") saved.push_back(std::stoll(n.substr(7, 8)));
@@ -203,8 +204,9 @@ int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& d
         .backward();
     std::vector<at::Tensor> grads;
     for (auto& p : model->parameters()) grads.push_back(p.grad());
+    const bool skip = fault_injected(fmt::format("rank{}-skips-allreduce", o.rank));
     for (auto& g : grads) {  // average the gradients across ranks
-      std::vector<at::Tensor> one = {g};
+      std::vector<at::Tensor> one = {skip ? g.clone() : g};
       pg.allreduce(one)->wait();
     }
     opt.step();
@@ -258,7 +260,9 @@ int ddp_worker_main(const WorkerOptions& o) {
 
   GradProblem p = make_grad_problem(o.total, o.seed, device);
   const auto b = shard_bounds(o.total, o.world, o.uneven);
-  const int64_t lo = b[o.rank], hi = b[o.rank + 1];
+  // The classic mistake, as a negative control: no DistributedSampler, every rank reads shard 0.
+  const int shard = fault_injected("ranks-read-the-same-shard") ? 0 : o.rank;
+  const int64_t lo = b[shard], hi = b[shard + 1];
   const auto rule = o.rule == "size" ? Accumulation::kWeightBySize : Accumulation::kDivideByCount;
   const double w = accumulation_weight(rule, hi - lo, o.world, o.total);
   Checkpoint out;

@@ -1,9 +1,10 @@
 // Deliberate faults for negative controls. TRAINPROOF_INJECT_FAULT=name[,name...] makes the
-// named component misbehave, so a test can prove that the check guarding it fails:
-//   sampler-no-base-seed   ShuffledBatches skips DataLoader's base-seed draw
-//   scaler-no-backoff      GradScaler keeps its scale after an inf step
-//   lambda-off-by-one      LambdaLR evaluates its function one step ahead
-//   rank<r>-dies, rank<r>-hangs, rank<r>-skips-allreduce   a data-parallel rank misbehaves
+// named mistake on purpose, so a test can prove that the check guarding against it fails.
+// Each scenario lists the faults that must break its invariants (TRAINPROOF_SCENARIO_INFO;
+// `trainproof list --json` prints them all). Besides those:
+//   sampler-no-base-seed   ShuffledBatches skips DataLoader's base-seed draw (oracle control)
+//   rank<r>-dies, rank<r>-hangs, rank<r>-skips-allreduce   one data-parallel rank misbehaves
+//                          (distributed_test: the launcher names the rank)
 //   throw-in-<scenario>    the scenario fails to run (an internal error, exit 3)
 // Unset (always, outside such tests) every component behaves as documented.
 #pragma once

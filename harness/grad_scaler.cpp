@@ -12,6 +12,7 @@
 namespace trainproof {
 
 GradScaler::GradScaler(c10::Device device, GradScalerOptions o) : device_(device), o_(o) {
+  if (fault_injected("scaler-always-enabled")) o_.enabled = true;
   if (o_.growth_factor <= 1.0) throw std::invalid_argument(fmt::format("GradScaler: growth_factor must be > 1, got {}", o_.growth_factor));
   if (o_.backoff_factor >= 1.0) throw std::invalid_argument(fmt::format("GradScaler: backoff_factor must be < 1, got {}", o_.backoff_factor));
 }
@@ -58,13 +59,14 @@ void GradScaler::unscale_(torch::optim::Optimizer& opt) {
 }
 
 bool GradScaler::step(torch::optim::Optimizer& opt) {
+  if (fault_injected("scaler-never-steps")) return false;
   if (!o_.enabled) {
     opt.step();
     return true;
   }
   if (stage_ == Stage::kStepped) throw std::logic_error("step() has already been called since the last update().");
   if (stage_ == Stage::kReady) unscale_(opt);
-  const bool finite = found_inf_.item<float>() == 0.0f;
+  const bool finite = found_inf_.item<float>() == 0.0f || fault_injected("scaler-steps-on-inf");
   if (finite) opt.step();
   stage_ = Stage::kStepped;
   return finite;

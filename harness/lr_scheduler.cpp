@@ -84,7 +84,10 @@ std::vector<double> LambdaLR::get_lr() {
 
 std::function<double(int64_t)> warmup_cosine(int64_t warmup, int64_t total) {
   return [warmup, total](int64_t step) {
-    if (step < warmup) return static_cast<double>(step + 1) / static_cast<double>(warmup);  // linear ramp up
+    if (step < warmup) {  // linear ramp up, reaching the peak on the last warmup step
+      const int64_t done = fault_injected("warmup-ramp-starts-at-zero") ? step : step + 1;
+      return static_cast<double>(done) / static_cast<double>(warmup);
+    }
     const double progress = static_cast<double>(step - warmup) / static_cast<double>(total - warmup);
     return 0.5 * (1 + std::cos(kPi * progress));  // cosine down to 0
   };
@@ -157,9 +160,9 @@ OneCycleLR::OneCycleLR(torch::optim::Optimizer& opt, OneCycleOptions o) : LRSche
   auto& groups = opt.param_groups();
   for (size_t i = 0; i < groups.size(); ++i) {
     GroupParams g;
-    g.v[kInitialLr] = o.max_lr / o.div_factor;
+    g.v[kInitialLr] = fault_injected("onecycle-starts-at-optimizer-lr") ? groups[i].options().get_lr() : o.max_lr / o.div_factor;
     g.v[kMaxLr] = o.max_lr;
-    g.v[kMinLr] = g.v[kInitialLr] / o.final_div_factor;
+    g.v[kMinLr] = fault_injected("onecycle-no-annihilation") ? g.v[kInitialLr] : g.v[kInitialLr] / o.final_div_factor;
     g.v[kMaxMomentum] = o.max_momentum;
     g.v[kBaseMomentum] = o.base_momentum;
     groups_.push_back(g);
@@ -259,7 +262,8 @@ void ReduceLROnPlateau::step(double metric) {
     cooldown_counter_ -= 1;
     num_bad_epochs_ = 0;  // bad epochs in cooldown are ignored
   }
-  if (num_bad_epochs_ > o_.patience) {
+  const int64_t patience = fault_injected("plateau-patience-off-by-one") ? o_.patience - 1 : o_.patience;
+  if (num_bad_epochs_ > patience) {
     for (auto& g : opt_.param_groups()) {
       const double old_lr = g.options().get_lr();
       const double new_lr = std::max(old_lr * o_.factor, o_.min_lr);

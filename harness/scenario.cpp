@@ -30,6 +30,15 @@ bool Registry::add(ScenarioDef def) {
   return true;
 }
 
+bool Registry::describe(const std::string& name, ScenarioInfo info) {
+  for (auto& d : defs_)
+    if (d.name == name) {
+      d.info = std::move(info);
+      return true;
+    }
+  throw std::logic_error("TRAINPROOF_SCENARIO_INFO before TRAINPROOF_SCENARIO: " + name);
+}
+
 const ScenarioDef* Registry::find(const std::string& name) const {
   for (const auto& d : defs_)
     if (d.name == name) return &d;

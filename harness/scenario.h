@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "harness/errors.h"
+#include "harness/fault.h"  // scenarios make their mistakes on purpose for negative controls
 #include "harness/trace.h"
 
 namespace trainproof {
@@ -47,16 +48,42 @@ class RunContext {
 
 using ScenarioFn = Trace (*)(RunContext&);
 
+// The mistake an invariant exists to catch. TRAINPROOF_INJECT_FAULT=<fault> makes it on
+// purpose; then every invariant named in `breaks` (a part of its name) must be broken and
+// `verify` must exit 1. A check whose control passes is a broken check
+// (tests/negative_control_test.cpp runs every control of every scenario).
+struct NegativeControl {
+  std::string fault;
+  std::vector<std::string> breaks;
+  std::string device = "cpu";  // where the invariants it breaks are checked
+};
+
+// The two documents, by title.
+inline constexpr const char* kBestPractices = "PyTorch Training Best Practices";
+inline constexpr const char* kTrainingLoop = "PyTorch Training Loop: nn.Module, Optimizers, AMP & Checkpoints";
+inline constexpr const char* kBeyondTheDocuments = "(beyond the documents: their laws across processes)";
+
+// What is known of a scenario without running it: `trainproof list --json` prints it, and
+// the tests and CI filters are derived from it.
+struct ScenarioInfo {
+  std::string document;          // the title of the document it reproduces
+  bool multi_process = false;    // starts rank processes (ctest -L distributed runs it alone)
+  bool prints_document = true;   // its output opens with the document's printed lines
+  std::vector<NegativeControl> controls;
+};
+
 struct ScenarioDef {
   std::string name;
   std::string section;  // the document section it implements
   ScenarioFn fn = nullptr;
+  ScenarioInfo info;
 };
 
 class Registry {
  public:
   static Registry& instance();
   bool add(ScenarioDef def);
+  bool describe(const std::string& name, ScenarioInfo info);  // after add, in the same file
   const ScenarioDef* find(const std::string& name) const;
   std::vector<ScenarioDef> all() const;  // sorted by name
 
@@ -78,5 +105,12 @@ Trace run_scenario(const ScenarioDef& def, c10::Device device, bool echo);
 #define TRAINPROOF_SCENARIO(NAME, SECTION)                                                         \
   static ::trainproof::Trace trainproof_scenario_##NAME(::trainproof::RunContext& ctx);           \
   [[maybe_unused]] static const bool trainproof_registered_##NAME =                               \
-      ::trainproof::Registry::instance().add({#NAME, SECTION, &trainproof_scenario_##NAME});       \
+      ::trainproof::Registry::instance().add({#NAME, SECTION, &trainproof_scenario_##NAME, {}});       \
   static ::trainproof::Trace trainproof_scenario_##NAME(::trainproof::RunContext& ctx)
+
+// After the scenario, in its file:
+//   TRAINPROOF_SCENARIO_INFO(underflow, .document = "...",
+//                            .controls = {{"fp16-kept-in-float32", {"fp16(1e-8) == 0"}}});
+#define TRAINPROOF_SCENARIO_INFO(NAME, ...)                    \
+  [[maybe_unused]] static const bool trainproof_described_##NAME = \
+      ::trainproof::Registry::instance().describe(#NAME, ::trainproof::ScenarioInfo{__VA_ARGS__})

@@ -3,13 +3,19 @@
 
 #include <stdexcept>
 
+#include "harness/fault.h"
+
 namespace trainproof {
 
 double accumulation_weight(Accumulation rule, int64_t micro_size, int64_t count, int64_t total) {
-  switch (rule) {
-    case Accumulation::kSum: return 1.0;
-    case Accumulation::kDivideByCount: return 1.0 / static_cast<double>(count);
-    case Accumulation::kWeightBySize: return static_cast<double>(micro_size) / static_cast<double>(total);
+  const double by_count = 1.0 / static_cast<double>(count);
+  const double by_size = static_cast<double>(micro_size) / static_cast<double>(total);
+  switch (rule) {  // each fault computes one rule as another (negative controls, fault.h)
+    case Accumulation::kSum: return fault_injected("accumulation-sum-divided") ? by_count : 1.0;
+    case Accumulation::kDivideByCount:
+      if (fault_injected("accumulation-not-divided")) return 1.0;
+      return fault_injected("accumulation-count-weighs-by-size") ? by_size : by_count;
+    case Accumulation::kWeightBySize: return fault_injected("accumulation-size-divides-by-count") ? by_count : by_size;
   }
   throw std::invalid_argument("accumulation_weight: unknown rule");
 }
@@ -33,7 +39,8 @@ EarlyStopping::Verdict EarlyStopping::step(double loss) {
     return Verdict::kNewBest;
   }
   bad_epochs_ += 1;
-  return bad_epochs_ >= patience_ ? Verdict::kStop : Verdict::kNoImprovement;
+  const int64_t stop_at = fault_injected("early-stop-patience-off-by-one") ? patience_ + 1 : patience_;
+  return bad_epochs_ >= stop_at ? Verdict::kStop : Verdict::kNoImprovement;
 }
 
 void EarlyStopping::save(Checkpoint& ck, const std::string& prefix) const {

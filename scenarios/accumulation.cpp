@@ -51,4 +51,8 @@ TRAINPROOF_SCENARIO(accumulation, "Gradient Accumulation") {
   return t;
 }
 
+TRAINPROOF_SCENARIO_INFO(accumulation, .document = kBestPractices,
+                         .controls = {{"accumulation-not-divided", {"divided: matches the full batch"}},
+                                      {"accumulation-sum-divided", {"undivided: does not match", "undivided: ratio is 4"}}});
+
 }  // namespace trainproof

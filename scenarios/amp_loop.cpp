@@ -101,4 +101,11 @@ TRAINPROOF_SCENARIO(amp_loop, "A Mixed-Precision Training Loop") {
   return t;
 }
 
+// Its bf16 trajectory depends on the CPU's kernels: compared with the document in the README.
+TRAINPROOF_SCENARIO_INFO(amp_loop, .document = kBestPractices, .prints_document = false,
+                         .controls = {{"scaler-never-steps", {"loss decreases over the 3 epochs"}},
+                                      {"scaler-always-enabled", {"scaler enabled iff float16"}},
+                                      {"scaler-steps-on-inf", {"inf gradients: step skipped"}},
+                                      {"scaler-no-backoff", {"inf gradients: scale backs off by 0.5"}}});
+
 }  // namespace trainproof

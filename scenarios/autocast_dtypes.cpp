@@ -16,13 +16,16 @@ TRAINPROOF_SCENARIO(autocast_dtypes, "Mixed Precision: What autocast Changes") {
   auto fc2 = torch::nn::Linear(512, 10);
   torch::nn::Sequential model(fc1, relu, fc2);
   model->to(device);
+  // The mistake three checks catch: casting the model instead of using autocast.
+  if (fault_injected("model-cast-to-amp-dtype")) model->to(ctx.amp_dtype());
   const auto x = torch::randn({64, 256}).to(device);
   const auto y = torch::randint(0, 10, {64}).to(device);
 
   torch::Tensor logits, loss;
   {
-    AutocastGuard autocast(device.type(), ctx.amp_dtype());
-    logits = model->forward(x);
+    const bool cast_instead = fault_injected("model-cast-to-amp-dtype");
+    AutocastGuard autocast(device.type(), ctx.amp_dtype(), /*enabled=*/!cast_instead && !fault_injected("autocast-not-entered"));
+    logits = model->forward(cast_instead ? x.to(ctx.amp_dtype()) : x);
     loss = torch::nn::functional::cross_entropy(logits, y);
   }
   ctx.print("weights: {}", py_dtype(fc1->weight.scalar_type()));
@@ -47,5 +50,9 @@ TRAINPROOF_SCENARIO(autocast_dtypes, "Mixed Precision: What autocast Changes") {
   t.check("grads float32", fc1->weight.grad().scalar_type() == torch::kFloat, py_dtype(fc1->weight.grad().scalar_type()));
   return t;
 }
+
+TRAINPROOF_SCENARIO_INFO(autocast_dtypes, .document = kBestPractices,
+                         .controls = {{"model-cast-to-amp-dtype", {"weights float32", "loss float32", "grads float32"}},
+                                      {"autocast-not-entered", {"logits in the autocast dtype"}}});
 
 }  // namespace trainproof

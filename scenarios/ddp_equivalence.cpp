@@ -92,4 +92,9 @@ TRAINPROOF_SCENARIO(ddp_equivalence, "Beyond one process: accumulation laws acro
   return t;
 }
 
+TRAINPROOF_SCENARIO_INFO(ddp_equivalence, .document = kBeyondTheDocuments, .multi_process = true,
+                         .controls = {{"ranks-read-the-same-shard", {"even: matches the full batch", "even: equals",
+                                                                     "weighting by shard size matches"}},
+                                      {"accumulation-count-weighs-by-size", {"dividing by the world size does not match"}}});
+
 }  // namespace trainproof

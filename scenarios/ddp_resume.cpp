@@ -88,4 +88,10 @@ TRAINPROOF_SCENARIO(ddp_resume, "Beyond one process: exact resume on every rank 
   return t;
 }
 
+TRAINPROOF_SCENARIO_INFO(ddp_resume, .document = kBeyondTheDocuments, .multi_process = true,
+                         .controls = {{"rank1-skips-allreduce", {"every rank holds the same parameters"}},
+                                      {"resume-ignores-checkpoints", {"the kill landed mid-run"}},
+                                      {"resume-drops-optimizer-state", {"resumed == uninterrupted on every rank"}},
+                                      {"dropout-left-in-eval-mode", {"without the ranks' RNG state diverges"}}});
+
 }  // namespace trainproof

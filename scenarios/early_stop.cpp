@@ -33,4 +33,7 @@ TRAINPROOF_SCENARIO(early_stop, "Practice p2: early stopping") {
   return t;
 }
 
+TRAINPROOF_SCENARIO_INFO(early_stop, .document = kBestPractices,
+                         .controls = {{"early-stop-patience-off-by-one", {"stops at epoch 7"}}});
+
 }  // namespace trainproof

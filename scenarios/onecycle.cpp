@@ -29,4 +29,8 @@ TRAINPROOF_SCENARIO(onecycle, "Learning Rate Warmup: OneCycleLR") {
   return t;
 }
 
+TRAINPROOF_SCENARIO_INFO(onecycle, .document = kBestPractices,
+                         .controls = {{"onecycle-starts-at-optimizer-lr", {"starts at max_lr / 25"}},
+                                      {"onecycle-no-annihilation", {"ends far below the start"}}});
+
 }  // namespace trainproof

@@ -10,9 +10,11 @@ TRAINPROOF_SCENARIO(precision_table, "Practice p1: 1 + 0.001 and 1000 + 1 per dt
   const auto on = torch::TensorOptions().device(ctx.device());
   Trace t;
   for (const auto dt : {torch::kFloat, torch::kHalf, torch::kBFloat16}) {
-    const auto one = torch::tensor(1.0, on.dtype(dt));
+    // The mistake its checks catch: a "bf16" computation that really runs in float32.
+    const auto computed_in = dt == torch::kBFloat16 && fault_injected("bf16-computed-in-float32") ? torch::kFloat : dt;
+    const auto one = torch::tensor(1.0, on.dtype(computed_in));
     const auto a = one + 0.001;  // a Python scalar does not promote the tensor's dtype
-    const auto b = torch::tensor(1000.0, on.dtype(dt)) + 1;
+    const auto b = torch::tensor(1000.0, on.dtype(computed_in)) + 1;
     ctx.print("{:15s} 1 + 0.001 = {:.6f}   1000 + 1 = {:.1f}", py_dtype(dt), a.item<double>(), b.item<double>());
     record(t, "one_plus_0.001_" + std::string(dtype_name(dtype_of(dt))), a);
     record(t, "1000_plus_1_" + std::string(dtype_name(dtype_of(dt))), b);
@@ -23,5 +25,8 @@ TRAINPROOF_SCENARIO(precision_table, "Practice p1: 1 + 0.001 and 1000 + 1 per dt
   }
   return t;
 }
+
+TRAINPROOF_SCENARIO_INFO(precision_table, .document = kBestPractices,
+                         .controls = {{"bf16-computed-in-float32", {"bf16: 1 + 0.001 == 1", "bf16: 1000 + 1 == 1000"}}});
 
 }  // namespace trainproof

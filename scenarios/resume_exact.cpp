@@ -31,6 +31,7 @@ Run setup(torch::Device device, double dropout) {
   Run r{dropout > 0 ? torch::nn::Sequential(fc1, relu, torch::nn::Dropout(dropout), fc2)
                     : torch::nn::Sequential(fc1, relu, fc2), nullptr, nullptr};
   r.model->to(device);
+  if (fault_injected("dropout-left-in-eval-mode")) r.model->eval();  // the masks stop mattering
   r.opt = std::make_unique<AdamW>(r.model->parameters(), torch::optim::AdamWOptions(1e-2));
   r.sched = std::make_unique<CosineAnnealingLR>(*r.opt, 10);
   return r;
@@ -122,5 +123,11 @@ TRAINPROOF_SCENARIO(resume_exact, "Checkpoint and Resume — Exactly") {
           !bitwise_equal(d_params, without_rng.params), "");
   return t;
 }
+
+TRAINPROOF_SCENARIO_INFO(resume_exact, .document = kBestPractices,
+                         .controls = {{"resume-drops-optimizer-state",
+                                       {"resumed == uninterrupted (bitwise", "dropout: resumed with RNG state"}},
+                                      {"resume-drops-rng-state", {"dropout: resumed with RNG state"}},
+                                      {"dropout-left-in-eval-mode", {"dropout: resumed without RNG state"}}});
 
 }  // namespace trainproof

@@ -23,9 +23,11 @@ FInfo finfo() {
 TRAINPROOF_SCENARIO(underflow, "Why float16 Needs a Gradient Scaler") {
   const auto on = torch::TensorOptions().device(ctx.device());
   const double grad = 1e-8;  // a realistic tiny gradient value
-  const auto fp16 = torch::tensor(grad, on.dtype(torch::kHalf));
-  const auto bf16 = torch::tensor(grad, on.dtype(torch::kBFloat16));
-  const auto scaled = torch::tensor(grad * 65536, on.dtype(torch::kHalf));  // scaled before casting
+  // The mistakes its checks catch, made on purpose under TRAINPROOF_INJECT_FAULT.
+  const auto fp16 = torch::tensor(grad, on.dtype(fault_injected("fp16-kept-in-float32") ? torch::kFloat : torch::kHalf));
+  const auto bf16 = torch::tensor(grad, on.dtype(fault_injected("bf16-made-float16") ? torch::kHalf : torch::kBFloat16));
+  const auto scaled = fault_injected("scaled-after-cast") ? torch::tensor(grad, on.dtype(torch::kHalf)) * 65536
+                                                          : torch::tensor(grad * 65536, on.dtype(torch::kHalf));  // scaled before casting
   ctx.line(py_scalar_repr(fp16));
   ctx.line(py_scalar_repr(bf16));
   ctx.line(py_scalar_repr(scaled));
@@ -51,7 +53,9 @@ TRAINPROOF_SCENARIO(underflow, "Why float16 Needs a Gradient Scaler") {
 
   // On a GPU, the raw-CUDA check: the device's own conversions and finfo agree with the host's.
   if (ctx.is_cuda()) {
-    const auto dc = device_conversions();
+    auto dc = device_conversions();
+    if (dc && fault_injected("device-conversions-differ")) dc->fp16_of_1e8 = 1e-8f;
+    if (dc && fault_injected("device-finfo-differs")) dc->bf16_eps *= 2;
     if (!dc) ctx.skip(cuda_compiled_in() ? "no CUDA device for the raw-CUDA check" : "raw-CUDA check not compiled in (no nvcc at configure time)");
     t.add("device_fp16_bf16_scaled", DType::kFloat32, {dc->fp16_of_1e8, dc->bf16_of_1e8, dc->fp16_of_scaled});
     t.add("device_finfo_fp16_bf16", DType::kFloat32,
@@ -67,5 +71,12 @@ TRAINPROOF_SCENARIO(underflow, "Why float16 Needs a Gradient Scaler") {
   t.check("fp16(1e-8 * 65536) != 0", scaled.item<double>() != 0.0, py_scalar_repr(scaled));
   return t;
 }
+
+TRAINPROOF_SCENARIO_INFO(underflow, .document = kBestPractices,
+                         .controls = {{"fp16-kept-in-float32", {"fp16(1e-8) == 0"}},
+                                      {"bf16-made-float16", {"bf16(1e-8) != 0"}},
+                                      {"scaled-after-cast", {"fp16(1e-8 * 65536) != 0"}},
+                                      {"device-conversions-differ", {"device conversions equal the host's"}, "cuda"},
+                                      {"device-finfo-differs", {"device finfo equals the host's"}, "cuda"}});
 
 }  // namespace trainproof

@@ -41,4 +41,8 @@ TRAINPROOF_SCENARIO(uneven_accumulation, "Practice p3: uneven micro-batches") {
   return t;
 }
 
+TRAINPROOF_SCENARIO_INFO(uneven_accumulation, .document = kBestPractices,
+                         .controls = {{"accumulation-size-divides-by-count", {"weight by size matches"}},
+                                      {"accumulation-count-weighs-by-size", {"divide by 5 does not match"}}});
+
 }  // namespace trainproof

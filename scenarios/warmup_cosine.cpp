@@ -30,4 +30,8 @@ TRAINPROOF_SCENARIO(warmup_cosine, "Learning Rate Warmup") {
   return t;
 }
 
+TRAINPROOF_SCENARIO_INFO(warmup_cosine, .document = kBestPractices,
+                         .controls = {{"warmup-ramp-starts-at-zero", {"peak 1e-3 at the end of warmup"}},
+                                      {"lambda-off-by-one", {"half the peak at step 550"}}});
+
 }  // namespace trainproof

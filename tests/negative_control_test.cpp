@@ -1,0 +1,134 @@
+// Every invariant of every scenario can fail. Each scenario declares the mistakes its
+// invariants exist to catch (TRAINPROOF_SCENARIO_INFO's controls); here each mistake is made
+// on purpose (TRAINPROOF_INJECT_FAULT) and `trainproof verify` must exit 1 with every
+// invariant the control names BROKEN. A clean run must pass, and every invariant it
+// checks must be named by some control: an invariant without one is an untested check.
+//
+// Built twice: the single-process scenarios (label cpu) and, with
+// TRAINPROOF_MULTI_PROCESS=1, the ones that start rank processes (label distributed).
+#include <torch/cuda.h>
+
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "harness/scenario.h"
+#include "harness/temp_dir.h"
+#include "tests/support/run_cli.h"
+
+#ifndef TRAINPROOF_MULTI_PROCESS
+#define TRAINPROOF_MULTI_PROCESS 0
+#endif
+
+namespace trainproof {
+namespace {
+
+std::vector<ScenarioDef> scenarios() {
+  std::vector<ScenarioDef> out;
+  for (const auto& d : Registry::instance().all())
+    if (d.info.multi_process == bool(TRAINPROOF_MULTI_PROCESS)) out.push_back(d);
+  return out;
+}
+
+struct Verdicts {
+  int code;
+  std::string output;
+  std::map<std::string, std::string> invariants;  // name -> status
+  bool skipped = false;
+};
+
+Verdicts verify(const std::string& scenario, const std::string& device, const std::string& fault) {
+  TempDir dir("negative-control");
+  const auto report = dir.path() / "report.json";
+  const auto r = testing::run_cli("verify " + scenario + " --device " + device + " --json " + report.string(),
+                                  fault.empty() ? "" : "TRAINPROOF_INJECT_FAULT=" + fault);
+  Verdicts v{r.code, r.output, {}};
+  std::ifstream in(report);
+  if (!in) return v;
+  const auto report_json = nlohmann::json::parse(in);
+  for (const auto& e : report_json.at("results")) {
+    if (e.at("kind") == "invariant") v.invariants[e.at("name")] = e.at("status");
+    if (e.value("status", "") == "skipped") v.skipped = true;
+  }
+  return v;
+}
+
+// An invariant is named by a control when the control's text is part of its name.
+bool names(const std::string& part, const std::string& invariant) { return invariant.find(part) != std::string::npos; }
+
+bool device_present(const std::string& device) { return device == "cpu" || torch::cuda::is_available(); }
+
+// ---- each control breaks what it names ---------------------------------------------------
+
+struct Control {
+  std::string scenario;
+  NegativeControl control;
+};
+
+void PrintTo(const Control& c, std::ostream* os) { *os << c.scenario << " with " << c.control.fault; }
+
+class NegativeControlTest : public ::testing::TestWithParam<Control> {};
+
+TEST_P(NegativeControlTest, MistakeBreaksItsInvariantsAndVerifyExitsOne) {
+  const auto& [scenario, c] = GetParam();
+  if (!device_present(c.device)) GTEST_SKIP() << "its invariants are checked on " << c.device << " only";
+  const Verdicts v = verify(scenario, c.device, c.fault);
+  if (v.skipped) GTEST_SKIP() << scenario << " skipped itself:\n" << v.output;
+  EXPECT_EQ(v.code, 1) << "with the mistake '" << c.fault << "' made, verify must fail:\n" << v.output;
+  for (const auto& part : c.breaks) {
+    bool broken = false, seen = false;
+    for (const auto& [name, status] : v.invariants)
+      if (names(part, name)) seen = true, broken = broken || status == "BROKEN";
+    EXPECT_TRUE(seen) << "no invariant of " << scenario << " is named '" << part << "':\n" << v.output;
+    EXPECT_TRUE(broken) << "'" << c.fault << "' left '" << part << "' holding: a check that cannot fail\n" << v.output;
+  }
+}
+
+std::vector<Control> controls() {
+  std::vector<Control> out;
+  for (const auto& d : scenarios())
+    for (const auto& c : d.info.controls) out.push_back({d.name, c});
+  return out;
+}
+
+std::string test_name(const std::string& s) {
+  std::string n = s;
+  for (auto& ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, NegativeControlTest, ::testing::ValuesIn(controls()), [](const auto& info) {
+  return test_name(info.param.scenario + "__" + info.param.control.fault);
+});
+
+// ---- a clean run passes, and every invariant it checks has a control ----------------------
+
+}  // namespace
+
+void PrintTo(const ScenarioDef& d, std::ostream* os) { *os << d.name; }
+
+namespace {
+
+class InvariantCoverageTest : public ::testing::TestWithParam<ScenarioDef> {};
+
+TEST_P(InvariantCoverageTest, CleanRunPassesAndEveryInvariantHasANegativeControl) {
+  const ScenarioDef& d = GetParam();
+  const Verdicts v = verify(d.name, "cpu", "");
+  if (v.skipped) GTEST_SKIP() << d.name << " skipped itself:\n" << v.output;
+  ASSERT_EQ(v.code, 0) << v.output;
+  EXPECT_FALSE(v.invariants.empty()) << d.name << " checks no invariant";
+  for (const auto& [name, status] : v.invariants) {
+    bool covered = false;
+    for (const auto& c : d.info.controls)
+      for (const auto& part : c.breaks) covered = covered || names(part, name);
+    EXPECT_TRUE(covered) << d.name << ": invariant '" << name << "' has no negative control (TRAINPROOF_SCENARIO_INFO)";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, InvariantCoverageTest, ::testing::ValuesIn(scenarios()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace trainproof
