@@ -16,6 +16,7 @@
 
 #include "harness/bench.h"
 #include "harness/compare.h"
+#include "harness/data_dirs.h"
 #include "harness/distributed.h"
 #include "harness/process.h"
 #include "harness/errors.h"
@@ -240,7 +241,9 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   set_cli_executable("/proc/self/exe");  // child processes (preempt trials, ranks) run this CLI
   CLI::App app{"trainproof: proves a LibTorch training loop does what the best-practice documents say"};
   app.require_subcommand(1);
-  fs::path golden_dir = default_golden_dir ? default_golden_dir : TRAINPROOF_DEFAULT_GOLDEN_DIR;
+  // A consumer's own CLI names its folder; ours uses the installed goldens when installed.
+  fs::path golden_dir = default_golden_dir ? fs::path(default_golden_dir) : installed_data_dir("golden");
+  if (golden_dir.empty()) golden_dir = TRAINPROOF_DEFAULT_GOLDEN_DIR;
   if (const char* env = std::getenv("TRAINPROOF_GOLDEN_DIR")) golden_dir = env;
 
   auto* list = app.add_subcommand("list", "Scenarios, devices available, golden status");
@@ -349,7 +352,6 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   preempt->add_option("--corpus", po.corpus, "Folder of fortune files");
 
   WorkerOptions wo;
-  bool wo_even = false;
   auto* worker = app.add_subcommand("ddp-worker", "(internal) one rank of a data-parallel run, started by the launcher");
   worker->group("");  // not listed in --help: the launcher starts it
   worker->add_option("--rank", wo.rank)->required();
@@ -364,8 +366,7 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   worker->add_option("--total", wo.total)->check(CLI::PositiveNumber);
   worker->add_option("--seed", wo.seed);
   worker->add_option("--out", wo.out)->required();
-  worker->add_flag("--uneven", wo.uneven);
-  worker->add_flag("--even", wo_even);
+  worker->add_flag("--uneven,!--even", wo.uneven, "Shard sizes 1:2:...:N, or equal (the default)");
 
   LrCurveCli lr_curve_cli;
   std::vector<CLI::App*> lr_kinds;

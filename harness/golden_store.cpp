@@ -1,4 +1,5 @@
 // The HDF5 golden store behind one small RAII layer over the HDF5 C API.
+#include "harness/data_dirs.h"
 #include "harness/golden_store.h"
 
 #include <hdf5.h>
@@ -365,7 +366,7 @@ std::filesystem::path golden_probe_executable() {
   if (const char* env = std::getenv("TRAINPROOF_GOLDEN_PROBE"); env && *env) return env;
   std::vector<fs::path> dirs;
   std::error_code ec;
-  if (const auto self = fs::read_symlink("/proc/self/exe", ec); !ec) dirs.push_back(self.parent_path());
+  if (const auto self = program_dir(); !self.empty()) dirs.push_back(self);
   if (const char* bin = std::getenv("TRAINPROOF_BIN"); bin && *bin) dirs.push_back(fs::path(bin).parent_path());
   for (const auto& d : dirs)
     if (fs::exists(d / "trainproof-golden-probe", ec)) return d / "trainproof-golden-probe";

@@ -13,6 +13,7 @@
 #include <torch/torch.h>
 
 #include "harness/checkpoint.h"
+#include "harness/data_dirs.h"
 #include "harness/scenario.h"
 #include "harness/tensors.h"
 
@@ -25,9 +26,12 @@ namespace {
 
 constexpr int kCallsPerRound = 20, kRounds = 15;
 
+// $TRAINPROOF_EXPORT_DIR, else the installed package's, else the build tree's.
 std::filesystem::path export_dir() {
   const char* env = std::getenv("TRAINPROOF_EXPORT_DIR");
-  return env && *env ? env : TRAINPROOF_EXPORT_DIR;
+  if (env && *env) return env;
+  const auto installed = installed_data_dir("export");
+  return installed.empty() ? std::filesystem::path(TRAINPROOF_EXPORT_DIR) : installed;
 }
 
 struct Quartiles {

@@ -1,10 +1,29 @@
 #!/usr/bin/env bash
-# Installs trainproof into a temporary prefix and builds and tests the example consumer
-# (examples/consumer) against the installed package, as `ctest --build-and-test` does.
+# Installs trainproof into a temporary prefix. The installed trainproof must read its own
+# copies of the goldens and the compile_speed package (not the build tree's) and pass
+# verify; then the example consumer (examples/consumer) builds and tests against the
+# installed package, as `ctest --build-and-test` does.
 set -euo pipefail
 build=$1 source=$2 torch_dir=$3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+
+installed=$tmp/prefix/bin/trainproof
+want="golden folder: $tmp/prefix/share/trainproof/golden"
+"$installed" list | grep -qxF "$want" || { echo "FAIL: installed trainproof does not read its installed goldens (want '$want'):"; "$installed" list; exit 1; }
+# Single-process scenarios: the installed data are what is being checked, not the ranks.
+scenarios=$("$installed" list --json | python3 -c 'import json,sys; print(" ".join(s["name"] for s in json.load(sys.stdin) if not s["multi_process"]))')
+"$installed" verify $scenarios --device cpu --json "$tmp/installed.json" >"$tmp/installed.log" 2>&1 ||
+  { echo "FAIL: installed trainproof verify:"; cat "$tmp/installed.log"; exit 1; }
+if [ -f "$build/export/mlp_cpu.pt2" ]; then
+  python3 - "$tmp/installed.json" <<'PY' || { echo "FAIL: the installed trainproof skipped compile_speed"; exit 1; }
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+sys.exit(any(r["scenario"] == "compile_speed" and r["status"] == "skipped" for r in results))
+PY
+fi
+echo "installed trainproof: verify passed from $tmp/prefix (goldens and compile_speed package installed)"
+
 ctest --build-and-test "$source/examples/consumer" "$tmp/build" --build-generator Ninja \
   --build-options -DCMAKE_PREFIX_PATH="$tmp/prefix" -DTorch_DIR="$torch_dir" -DCMAKE_BUILD_TYPE=Release \
   --test-command ctest --output-on-failure

@@ -15,7 +15,7 @@ venv=$cache/venv-torch-$TORCH_VERSION
 say() { printf '[bootstrap] %s\n' "$*" >&2; }
 started=$SECONDS
 
-# 1. Debian packages: the build tools and the C/C++ libraries of DESIGN.md's platform table.
+# 1. Debian packages: the build tools and the C/C++ libraries trainproof builds on.
 debs=(cmake ninja-build g++ ccache libgtest-dev librapidcheck-dev libhdf5-dev hdf5-tools
       libcli11-dev nlohmann-json3-dev libgloo-dev fortunes clang libclang-rt-14-dev chromium)
 missing=()
