@@ -1,11 +1,16 @@
 # A CUDA-enabled LibTorch (the default PyTorch wheel) looks for the CUDA toolkit when it
 # is configured, even for CPU-only use. Point it at the usual toolkit location and at the
 # NVRTC library the wheel brings along, unless the caller already did.
-if(NOT DEFINED CUDA_TOOLKIT_ROOT_DIR AND EXISTS "/usr/local/cuda/bin/nvcc")
-  set(CUDA_TOOLKIT_ROOT_DIR "/usr/local/cuda" CACHE PATH "CUDA toolkit root")
+# (An empty CUDA_TOOLKIT_ROOT_DIR, as a preset gives without TRAINPROOF_CUDA_TOOLKIT, is unset.)
+if(NOT CUDA_TOOLKIT_ROOT_DIR AND EXISTS "/usr/local/cuda/bin/nvcc")
+  set(CUDA_TOOLKIT_ROOT_DIR "/usr/local/cuda" CACHE PATH "CUDA toolkit root" FORCE)
 endif()
-if(NOT DEFINED CUDAToolkit_ROOT AND DEFINED CUDA_TOOLKIT_ROOT_DIR)
+if(NOT DEFINED CUDAToolkit_ROOT AND CUDA_TOOLKIT_ROOT_DIR)
   set(CUDAToolkit_ROOT "${CUDA_TOOLKIT_ROOT_DIR}")
+endif()
+# The toolkit's own nvcc, not whichever one is on PATH (tools/bootstrap.sh assembles one).
+if(NOT CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS "${CUDA_TOOLKIT_ROOT_DIR}/bin/nvcc")
+  set(CMAKE_CUDA_COMPILER "${CUDA_TOOLKIT_ROOT_DIR}/bin/nvcc" CACHE FILEPATH "CUDA compiler")
 endif()
 if(NOT CUDA_nvrtc_LIBRARY AND DEFINED Torch_DIR)
   # <site-packages>/torch/share/cmake/Torch -> <site-packages>/nvidia/*/lib

@@ -2,14 +2,20 @@
 # Installs everything trainproof needs on a fresh Debian machine, idempotently, then
 # configures and builds. A second run with nothing to do takes seconds.
 #   tools/bootstrap.sh            install what is missing, configure, build
-# Environment: TRAINPROOF_BUILD_DIR (default: build), TRAINPROOF_CACHE (default:
-# ${XDG_CACHE_HOME:-$HOME/.cache}/trainproof; the venv lives there, outside the checkout),
-# TRAINPROOF_CMAKE_ARGS (extra configure arguments, e.g. -DTRAINPROOF_SANITIZE=ON).
+# Environment: TRAINPROOF_PRESET (a configure preset of CMakePresets.json; default:
+# default), TRAINPROOF_BUILD_DIR (default: build, or build-<preset>), TRAINPROOF_CACHE
+# (default: ${XDG_CACHE_HOME:-$HOME/.cache}/trainproof; the venv lives there, outside the
+# checkout), TRAINPROOF_CMAKE_ARGS (extra configure arguments, e.g. -DTRAINPROOF_WERROR=ON).
 set -euo pipefail
 
 TORCH_VERSION=2.14.1  # the default Linux wheel: CUDA-enabled, runs on CPU, full C++ headers
+# LibTorch's CMake config asks for nvcc and a CUDA toolkit even for CPU-only use. The wheel
+# brings the CUDA runtime and headers; these bring nvcc, NVVM and the CCCL headers, at the
+# wheel's CUDA version (13.0), so no system CUDA install is needed.
+CUDA_TOOLS=(nvidia-cuda-nvcc==13.0.88 nvidia-nvvm==13.0.88 nvidia-cuda-crt==13.0.88 nvidia-cuda-cccl==13.0.85)
 root=$(cd "$(dirname "$0")/.." && pwd)
-build_dir=${TRAINPROOF_BUILD_DIR:-$root/build}
+preset=${TRAINPROOF_PRESET:-default}
+if [ "$preset" = default ]; then build_dir=${TRAINPROOF_BUILD_DIR:-$root/build}; else build_dir=${TRAINPROOF_BUILD_DIR:-$root/build-$preset}; fi
 cache=${TRAINPROOF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/trainproof}
 venv=$cache/venv-torch-$TORCH_VERSION
 say() { printf '[bootstrap] %s\n' "$*" >&2; }
@@ -17,7 +23,8 @@ started=$SECONDS
 
 # 1. Debian packages: the build tools and the C/C++ libraries trainproof builds on.
 debs=(cmake ninja-build g++ ccache libgtest-dev librapidcheck-dev libhdf5-dev hdf5-tools
-      libcli11-dev nlohmann-json3-dev libgloo-dev fortunes clang libclang-rt-14-dev chromium)
+      libcli11-dev nlohmann-json3-dev libgloo-dev fortunes clang libclang-rt-14-dev chromium
+      clang-format)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -41,20 +48,48 @@ if [ ! -f "$venv/.complete" ]; then
   "$venv/bin/python" -m pip install -q "torch==$TORCH_VERSION" h5py numpy
   touch "$venv/.complete"
 fi
+if [ ! -f "$venv/.cuda-tools-complete" ]; then
+  say "installing nvcc and the CUDA headers from PyPI into the venv: ${CUDA_TOOLS[*]}"
+  "$venv/bin/python" -m pip install -q "${CUDA_TOOLS[@]}"
+  touch "$venv/.cuda-tools-complete"
+fi
 torch_cmake=$("$venv/bin/python" -c 'import torch; print(torch.utils.cmake_prefix_path)')
+
+# The toolkit as CMake and nvcc expect it laid out (bin/, include/, nvvm/, lib64/ with
+# unversioned library names), as links into the venv's nvidia/cu13 folder.
+cu13=$("$venv/bin/python" -c 'import nvidia, os; print(os.path.join(nvidia.__path__[0], "cu13"))')
+toolkit=$cache/cuda-toolkit-13.0-torch-$TORCH_VERSION
+if [ ! -f "$toolkit/.complete" ]; then
+  say "assembling a CUDA toolkit folder at $toolkit"
+  rm -rf "$toolkit"
+  mkdir -p "$toolkit/bin" "$toolkit/lib64"
+  ln -s "$cu13/include" "$toolkit/include"
+  ln -s "$cu13/nvvm" "$toolkit/nvvm"
+  for f in "$cu13"/bin/*; do ln -s "$f" "$toolkit/bin/"; done  # files: nvcc finds ../lib64 from here
+  for f in "$cu13"/lib/*; do
+    ln -s "$f" "$toolkit/lib64/"
+    case $f in *.so.*) base=$(basename "$f"); [ -e "$toolkit/lib64/${base%%.so.*}.so" ] || ln -s "$f" "$toolkit/lib64/${base%%.so.*}.so" ;; esac
+  done
+  touch "$toolkit/.complete"
+fi
 header="$(dirname "$(dirname "$torch_cmake")")/include/torch/csrc/api/include/torch/torch.h"
 if [ ! -f "$header" ]; then
   say "error: this torch wheel lacks the LibTorch C++ headers ($header); see README, 'Which LibTorch'"
   exit 2
 fi
 
-# 3. Configure once (or when the venv moved), then build only what changed.
-if [ ! -f "$build_dir/build.ninja" ] || ! grep -q "Torch_DIR:PATH=$torch_cmake/Torch" "$build_dir/CMakeCache.txt" 2>/dev/null; then
-  say "configuring $build_dir"
-  cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DTorch_DIR="$torch_cmake/Torch" -DTRAINPROOF_PYTHON="$venv/bin/python" ${TRAINPROOF_CMAKE_ARGS:-} \
-    >"$build_dir.configure.log" 2>&1 \
+# 3. Configure with the preset once (or when the venv, the toolkit or the extra arguments
+#    changed), then build only what changed. The presets read these:
+export TRAINPROOF_TORCH_DIR=$torch_cmake/Torch TRAINPROOF_PYTHON=$venv/bin/python TRAINPROOF_CUDA_TOOLKIT=$toolkit
+stamp="$preset|$torch_cmake|$toolkit|${TRAINPROOF_CMAKE_ARGS:-}"
+if [ ! -f "$build_dir/build.ninja" ] || [ "$(cat "$build_dir/.bootstrap-configured" 2>/dev/null)" != "$stamp" ]; then
+  say "configuring $build_dir (preset $preset)"
+  # A cache made with another toolkit or torch keeps their compiler checks: start it afresh.
+  rm -rf "$build_dir/CMakeCache.txt" "$build_dir/CMakeFiles" "$build_dir/.bootstrap-configured"
+  mkdir -p "$build_dir"
+  (cd "$root" && cmake --preset "$preset" -B "$build_dir" ${TRAINPROOF_CMAKE_ARGS:-}) >"$build_dir.configure.log" 2>&1 \
     || { cat "$build_dir.configure.log" >&2; exit 1; }
+  echo "$stamp" >"$build_dir/.bootstrap-configured"
 fi
 jobs=${TRAINPROOF_JOBS:-$(nproc)}
 say "building with $jobs jobs"
