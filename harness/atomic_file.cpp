@@ -32,8 +32,7 @@ void fsync_path(const std::filesystem::path& p, bool directory) {
 
 std::filesystem::path temp_beside(const std::filesystem::path& target) {
   static std::atomic<unsigned> counter{0};
-  return target.parent_path() /
-         fmt::format(".{}.tmp-{}-{}", target.filename().string(), ::getpid(), counter++);
+  return target.parent_path() / fmt::format(".{}.tmp-{}-{}", target.filename().string(), ::getpid(), counter++);
 }
 
 }  // namespace

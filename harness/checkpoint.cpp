@@ -30,14 +30,21 @@ enum Kind : uint8_t { kTensor = 0, kInt = 1, kReal = 2, kText = 3 };
 // The dtypes a checkpoint may hold, by their c10 code.
 bool allowed_dtype(c10::ScalarType t) {
   switch (t) {
-    case c10::kByte: case c10::kChar: case c10::kShort: case c10::kInt: case c10::kLong:
-    case c10::kHalf: case c10::kFloat: case c10::kDouble: case c10::kBool: case c10::kBFloat16:
+    case c10::kByte:
+    case c10::kChar:
+    case c10::kShort:
+    case c10::kInt:
+    case c10::kLong:
+    case c10::kHalf:
+    case c10::kFloat:
+    case c10::kDouble:
+    case c10::kBool:
+    case c10::kBFloat16:
       return true;
     default:
       return false;
   }
 }
-
 
 template <class T>
 void put_raw(std::string& out, T v) {
@@ -78,7 +85,9 @@ class Reader {
 
 }  // namespace
 
-uint64_t checkpoint_checksum(std::string_view payload) { return fnv1a64(payload); }
+uint64_t checkpoint_checksum(std::string_view payload) {
+  return fnv1a64(payload);
+}
 
 std::string checkpoint_file_from_payload(std::string_view payload) {
   std::string out(kMagic, sizeof kMagic);
@@ -98,11 +107,11 @@ const Checkpoint::Value& Checkpoint::get(const std::string& key) const {
   return it->second;
 }
 
-#define TRAINPROOF_CHECKPOINT_GETTER(RET, NAME, TYPE, KIND)                                                  \
-  RET Checkpoint::NAME(const std::string& key) const {                                                      \
-    const auto* v = std::get_if<TYPE>(&get(key));                                                     \
-    if (!v) throw BadInput(fmt::format("{}: checkpoint entry '{}' is not {}", source_, key, KIND));       \
-    return *v;                                                                                              \
+#define TRAINPROOF_CHECKPOINT_GETTER(RET, NAME, TYPE, KIND)                                         \
+  RET Checkpoint::NAME(const std::string& key) const {                                              \
+    const auto* v = std::get_if<TYPE>(&get(key));                                                   \
+    if (!v) throw BadInput(fmt::format("{}: checkpoint entry '{}' is not {}", source_, key, KIND)); \
+    return *v;                                                                                      \
   }
 TRAINPROOF_CHECKPOINT_GETTER(const torch::Tensor&, tensor, torch::Tensor, "a tensor")
 TRAINPROOF_CHECKPOINT_GETTER(int64_t, integer, int64_t, "an integer")
@@ -150,14 +159,16 @@ Checkpoint Checkpoint::deserialize(std::string_view bytes, const std::string& so
   Checkpoint ck;
   ck.source_ = source;
   Reader header(bytes, source);
-  if (bytes.size() < kHeader) header.fail(fmt::format("file is {} bytes, shorter than the {}-byte header", bytes.size(), kHeader));
+  if (bytes.size() < kHeader)
+    header.fail(fmt::format("file is {} bytes, shorter than the {}-byte header", bytes.size(), kHeader));
   if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) header.fail("not a trainproof checkpoint (bad magic)");
   uint64_t size, sum;
   std::memcpy(&size, bytes.data() + 16, 8);
   std::memcpy(&sum, bytes.data() + 24, 8);
   const std::string_view payload = bytes.substr(kHeader);
   if (size != payload.size())
-    header.fail(fmt::format("header says {} payload bytes, file holds {} (truncated or extended)", size, payload.size()));
+    header.fail(
+        fmt::format("header says {} payload bytes, file holds {} (truncated or extended)", size, payload.size()));
   if (checkpoint_checksum(payload) != sum) header.fail("checksum mismatch (the contents were altered)");
 
   Reader r(payload, source);
@@ -173,7 +184,8 @@ Checkpoint Checkpoint::deserialize(std::string_view bytes, const std::string& so
     const auto kind = r.raw<uint8_t>("entry kind");
     if (kind == kTensor) {
       const auto dtype = static_cast<c10::ScalarType>(r.raw<uint8_t>("tensor dtype"));
-      if (!allowed_dtype(dtype)) r.fail(fmt::format("entry '{}' has an unsupported dtype code {}", key, static_cast<int>(dtype)));
+      if (!allowed_dtype(dtype))
+        r.fail(fmt::format("entry '{}' has an unsupported dtype code {}", key, static_cast<int>(dtype)));
       const auto ndim = r.raw<uint8_t>("tensor rank");
       if (ndim > kMaxDims) r.fail(fmt::format("entry '{}' has rank {} (max {})", key, ndim, kMaxDims));
       std::vector<int64_t> dims(ndim);
@@ -190,7 +202,8 @@ Checkpoint Checkpoint::deserialize(std::string_view bytes, const std::string& so
       }
       const auto nbytes = r.raw<uint64_t>("tensor byte count");
       if (nbytes != numel * c10::elementSize(dtype))
-        r.fail(fmt::format("entry '{}' declares {} bytes for {} elements of {}", key, nbytes, numel, c10::toString(dtype)));
+        r.fail(fmt::format("entry '{}' declares {} bytes for {} elements of {}", key, nbytes, numel,
+                           c10::toString(dtype)));
       const auto data = r.bytes(nbytes, "tensor data");
       torch::Tensor t;
       try {
@@ -215,11 +228,14 @@ Checkpoint Checkpoint::deserialize(std::string_view bytes, const std::string& so
   return ck;
 }
 
-void Checkpoint::save(const std::filesystem::path& path) const { atomic_write_bytes(path, serialize()); }
+void Checkpoint::save(const std::filesystem::path& path) const {
+  atomic_write_bytes(path, serialize());
+}
 
 Checkpoint Checkpoint::load(const std::filesystem::path& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw BadInput(fmt::format("{}: checkpoint not found", path.string()));
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw BadInput(fmt::format("{}: checkpoint not found", path.string()));
   const auto size = std::filesystem::file_size(path, ec);
   if (ec || size > kMaxCheckpointBytes)
     throw BadInput(fmt::format("{}: checkpoint size {} is unreadable or over the limit", path.string(), size));
@@ -240,8 +256,8 @@ void load_module(const Checkpoint& ck, const std::string& prefix, torch::nn::Mod
   auto copy_in = [&](const std::string& name, torch::Tensor& dst) {
     const torch::Tensor& src = ck.tensor(prefix + "/" + name);
     if (src.sizes() != dst.sizes() || src.scalar_type() != dst.scalar_type())
-      throw BadInput(fmt::format("{}: entry '{}/{}' has shape {} {}, the model expects {} {}", ck.source(), prefix, name,
-                                 c10::str(src.sizes()), c10::toString(src.scalar_type()), c10::str(dst.sizes()),
+      throw BadInput(fmt::format("{}: entry '{}/{}' has shape {} {}, the model expects {} {}", ck.source(), prefix,
+                                 name, c10::str(src.sizes()), c10::toString(src.scalar_type()), c10::str(dst.sizes()),
                                  c10::toString(dst.scalar_type())));
     dst.copy_(src);
   };
@@ -262,29 +278,38 @@ namespace {
 // Each group's hyperparameters, as Python's optimizer.state_dict()["param_groups"] holds
 // them: schedulers change more than lr (OneCycleLR cycles beta1 or momentum).
 template <class Options>
-bool group_options(Checkpoint* save, const Checkpoint* load, const std::string& key, torch::optim::OptimizerOptions& o) {
+bool group_options(Checkpoint* save, const Checkpoint* load, const std::string& key,
+                   torch::optim::OptimizerOptions& o) {
   auto* opts = dynamic_cast<Options*>(&o);
   if (!opts) return false;
   auto real = [&](const char* name, auto get, auto set) {
     if (save) save->put(key + "/" + name, static_cast<double>(get()));
     if (load) set(load->real(key + "/" + name));
   };
-  real("lr", [&] { return opts->lr(); }, [&](double v) { opts->lr(v); });
-  real("weight_decay", [&] { return opts->weight_decay(); }, [&](double v) { opts->weight_decay(v); });
+  real(
+      "lr", [&] { return opts->lr(); }, [&](double v) { opts->lr(v); });
+  real(
+      "weight_decay", [&] { return opts->weight_decay(); }, [&](double v) { opts->weight_decay(v); });
   if constexpr (std::is_same_v<Options, torch::optim::SGDOptions>) {
-    real("momentum", [&] { return opts->momentum(); }, [&](double v) { opts->momentum(v); });
-    real("dampening", [&] { return opts->dampening(); }, [&](double v) { opts->dampening(v); });
+    real(
+        "momentum", [&] { return opts->momentum(); }, [&](double v) { opts->momentum(v); });
+    real(
+        "dampening", [&] { return opts->dampening(); }, [&](double v) { opts->dampening(v); });
   } else {
-    real("beta1", [&] { return std::get<0>(opts->betas()); },
-         [&](double v) { opts->betas(std::make_tuple(v, std::get<1>(opts->betas()))); });
-    real("beta2", [&] { return std::get<1>(opts->betas()); },
-         [&](double v) { opts->betas(std::make_tuple(std::get<0>(opts->betas()), v)); });
-    real("eps", [&] { return opts->eps(); }, [&](double v) { opts->eps(v); });
+    real(
+        "beta1", [&] { return std::get<0>(opts->betas()); },
+        [&](double v) { opts->betas(std::make_tuple(v, std::get<1>(opts->betas()))); });
+    real(
+        "beta2", [&] { return std::get<1>(opts->betas()); },
+        [&](double v) { opts->betas(std::make_tuple(std::get<0>(opts->betas()), v)); });
+    real(
+        "eps", [&] { return opts->eps(); }, [&](double v) { opts->eps(v); });
   }
   return true;
 }
 
-void transfer_group(Checkpoint* save, const Checkpoint* load, const std::string& key, torch::optim::OptimizerOptions& o) {
+void transfer_group(Checkpoint* save, const Checkpoint* load, const std::string& key,
+                    torch::optim::OptimizerOptions& o) {
   if (!group_options<torch::optim::AdamWOptions>(save, load, key, o) &&
       !group_options<torch::optim::AdamOptions>(save, load, key, o) &&
       !group_options<torch::optim::SGDOptions>(save, load, key, o))
@@ -342,8 +367,10 @@ void load_optimizer(const Checkpoint& ck, const std::string& prefix, torch::opti
         if (ck.has(key + "/max_exp_avg_sq")) state->max_exp_avg_sq(as_param(ck.tensor(key + "/max_exp_avg_sq"), p));
         opt.state()[id] = std::move(state);
       };
-      if (dynamic_cast<torch::optim::AdamW*>(&opt)) fill(std::make_unique<torch::optim::AdamWParamState>());
-      else fill(std::make_unique<torch::optim::AdamParamState>());
+      if (dynamic_cast<torch::optim::AdamW*>(&opt))
+        fill(std::make_unique<torch::optim::AdamWParamState>());
+      else
+        fill(std::make_unique<torch::optim::AdamParamState>());
     } else if (dynamic_cast<torch::optim::SGD*>(&opt)) {
       if (!ck.has(key + "/momentum_buffer")) return;
       auto state = std::make_unique<torch::optim::SGDParamState>();
@@ -378,7 +405,8 @@ void load_rng(const Checkpoint& ck, const std::string& prefix) {
     try {
       gen.set_state(ck.tensor(key));
     } catch (const c10::Error& e) {
-      throw BadInput(fmt::format("{}: entry '{}' is not a valid generator state: {}", ck.source(), key, e.what_without_backtrace()));
+      throw BadInput(fmt::format("{}: entry '{}' is not a valid generator state: {}", ck.source(), key,
+                                 e.what_without_backtrace()));
     }
   };
   set_state(at::detail::getDefaultCPUGenerator(), prefix + "/cpu");

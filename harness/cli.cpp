@@ -7,24 +7,24 @@
 #include <iostream>
 #include <optional>
 
-#include <CLI/CLI.hpp>
+#include <ATen/Parallel.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
-#include <ATen/Parallel.h>
 #include <torch/cuda.h>
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "harness/bench.h"
 #include "harness/compare.h"
 #include "harness/data_dirs.h"
 #include "harness/distributed.h"
-#include "harness/process.h"
 #include "harness/errors.h"
+#include "harness/exec_paths.h"
 #include "harness/fingerprint.h"
 #include "harness/golden_store.h"
 #include "harness/lr_curve.h"
 #include "harness/preempt.h"
-#include "harness/exec_paths.h"
+#include "harness/process.h"
 #include "harness/report.h"
 #include "harness/runner.h"
 #include "harness/scenario.h"
@@ -146,8 +146,9 @@ int cmd_bench(const std::vector<std::string>& names, int warmup, int repeat, dou
   if (store_elements > 0) {
     const auto r = measure_store(static_cast<uint64_t>(store_elements));
     const double mb = static_cast<double>(r.bytes) / 1e6;
-    fmt::print("store {} elements, {:.1f} MB: write {:.2f} s, read {:.2f} s, compare {:.2f} s, read+compare {:.0f} MB/s\n",
-               r.elements, mb, r.write_s, r.read_s, r.compare_s, mb / (r.read_s + r.compare_s));
+    fmt::print(
+        "store {} elements, {:.1f} MB: write {:.2f} s, read {:.2f} s, compare {:.2f} s, read+compare {:.0f} MB/s\n",
+        r.elements, mb, r.write_s, r.read_s, r.compare_s, mb / (r.read_s + r.compare_s));
     return kExitOk;
   }
   for (const auto& def : resolve_scenarios(names)) {
@@ -176,7 +177,9 @@ void add_lr_curve(CLI::App& app, LrCurveCli& c, std::vector<CLI::App*>& kinds) {
   oc->add_option("--max-lr", s.onecycle.max_lr, "max_lr")->required();
   oc->add_option("--total-steps", s.onecycle.total_steps, "total_steps")->required();
   oc->add_option("--pct-start", s.onecycle.pct_start, "pct_start")->capture_default_str();
-  oc->add_option("--anneal", c.anneal, "anneal_strategy")->check(CLI::IsMember({"cos", "linear"}))->capture_default_str();
+  oc->add_option("--anneal", c.anneal, "anneal_strategy")
+      ->check(CLI::IsMember({"cos", "linear"}))
+      ->capture_default_str();
   oc->add_option("--div-factor", s.onecycle.div_factor, "div_factor")->capture_default_str();
   oc->add_option("--final-div-factor", s.onecycle.final_div_factor, "final_div_factor")->capture_default_str();
   oc->add_flag("--three-phase", s.onecycle.three_phase, "three_phase");
@@ -196,7 +199,9 @@ void add_lr_curve(CLI::App& app, LrCurveCli& c, std::vector<CLI::App*>& kinds) {
   pl->add_option("--patience", s.plateau.patience, "patience")->capture_default_str();
   pl->add_option("--factor", s.plateau.factor, "factor")->capture_default_str();
   pl->add_option("--threshold", s.plateau.threshold, "threshold")->capture_default_str();
-  pl->add_option("--threshold-mode", c.threshold_mode, "threshold_mode")->check(CLI::IsMember({"rel", "abs"}))->capture_default_str();
+  pl->add_option("--threshold-mode", c.threshold_mode, "threshold_mode")
+      ->check(CLI::IsMember({"rel", "abs"}))
+      ->capture_default_str();
   pl->add_option("--cooldown", s.plateau.cooldown, "cooldown")->capture_default_str();
   pl->add_option("--min-lr", s.plateau.min_lr, "min_lr")->capture_default_str();
   pl->add_option("--eps", s.plateau.eps, "eps")->capture_default_str();
@@ -241,6 +246,7 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   set_cli_executable("/proc/self/exe");  // child processes (preempt trials, ranks) run this CLI
   CLI::App app{"trainproof: proves a LibTorch training loop does what the best-practice documents say"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("trainproof ") + kTrainproofVersion);
   // A consumer's own CLI names its folder; ours uses the installed goldens when installed.
   fs::path golden_dir = default_golden_dir ? fs::path(default_golden_dir) : installed_data_dir("golden");
   if (golden_dir.empty()) golden_dir = TRAINPROOF_DEFAULT_GOLDEN_DIR;
@@ -269,9 +275,12 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   verify->add_flag("--paths", vo.paths,
                    "Run every scenario under each CPU execution path (ATen capability, MKL/oneDNN limits, threads), "
                    "each in its own process: simulates other machines on this one");
-  verify->add_option("--path-set", vo.path_set, "With --paths: comma-separated path names (`trainproof list` shows them)")
+  verify
+      ->add_option("--path-set", vo.path_set, "With --paths: comma-separated path names (`trainproof list` shows them)")
       ->capture_default_str();
-  verify->add_option("--jobs", vo.jobs, "With --paths: path processes at a time")->capture_default_str()->check(CLI::Range(1, 64));
+  verify->add_option("--jobs", vo.jobs, "With --paths: path processes at a time")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
 
   RegenOptions ro;
   auto* regen = app.add_subcommand("regen", "Regenerate goldens deliberately, printing what changed");
@@ -279,20 +288,24 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   regen->add_option("--device", ro.device, "cpu, cuda or all (the devices present)")->capture_default_str();
   regen->add_option("--golden", golden_dir, "Folder of golden .h5 files");
   regen->add_flag("--dry-run", ro.dry_run, "Show what would change without writing");
-  regen->add_option("--markdown", ro.markdown,
-                    "Write a Markdown summary of what changed and of every series' tolerance (for a pull-request comment)");
-  regen->add_option("--path-set", ro.path_set,
-                    "Execution paths whose spread sets the cross-environment tolerances (comma-separated; default all)")
+  regen->add_option(
+      "--markdown", ro.markdown,
+      "Write a Markdown summary of what changed and of every series' tolerance (for a pull-request comment)");
+  regen
+      ->add_option("--path-set", ro.path_set,
+                   "Execution paths whose spread sets the cross-environment tolerances (comma-separated; default all)")
       ->capture_default_str();
   regen->add_option("--jobs", ro.jobs, "Path processes at a time")->capture_default_str()->check(CLI::Range(1, 64));
   regen->add_option("--safety-factor", ro.safety_factor, "Cross tolerance = measured spread x this (default 4)")
       ->check(CLI::Range(1.0, 1000.0));
-  regen->add_flag("--force", ro.force,
-                  "Write goldens even when an invariant breaks or a series exceeds its ceiling (recorded in the golden)");
+  regen->add_flag(
+      "--force", ro.force,
+      "Write goldens even when an invariant breaks or a series exceeds its ceiling (recorded in the golden)");
 
   std::vector<std::string> rec_names;
   std::string rec_device = "cpu", rec_out;
-  auto* rec = app.add_subcommand("record", "(internal) run scenarios and write their traces as JSON, for the path matrix");
+  auto* rec =
+      app.add_subcommand("record", "(internal) run scenarios and write their traces as JSON, for the path matrix");
   rec->group("");
   rec->add_option("scenarios", rec_names, "Scenario names (default: all)");
   rec->add_option("--device", rec_device, "cpu or cuda")->capture_default_str();
@@ -301,7 +314,8 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   std::vector<std::string> tol_names;
   std::string tol_markdown;
   auto* tolerances = app.add_subcommand(
-      "tolerances", "Per golden series: the cross-environment tolerance, its provenance, the smallest change it catches");
+      "tolerances",
+      "Per golden series: the cross-environment tolerance, its provenance, the smallest change it catches");
   tolerances->add_option("scenarios", tol_names, "Scenario names (default: all)");
   tolerances->add_option("--golden", golden_dir, "Folder of golden .h5 files");
   tolerances->add_option("--markdown", tol_markdown, "Also write the table as Markdown to this file");
@@ -311,7 +325,8 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   compare->add_option("reference", cmp_a, "Reference .h5")->required();
   compare->add_option("observed", cmp_b, "Observed .h5")->required();
   compare->add_option("--device", cmp_device, "Device group to compare")->capture_default_str();
-  compare->add_option("--tolerance", cmp_tolerance, "One policy for every series (default: each reference series' own)");
+  compare->add_option("--tolerance", cmp_tolerance,
+                      "One policy for every series (default: each reference series' own)");
   bool cmp_cross = false;
   compare->add_flag("--cross", cmp_cross, "Apply the reference's cross-environment tolerances");
 
@@ -320,39 +335,55 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   double bench_store = 0;
   auto* bench = app.add_subcommand("bench", "Time scenarios in-process (median ms), or golden store throughput");
   bench->add_option("scenarios", bench_names, "Scenario names (default: all)");
-  bench->add_option("--warmup", bench_warmup, "Untimed runs first")->capture_default_str()->check(CLI::NonNegativeNumber);
+  bench->add_option("--warmup", bench_warmup, "Untimed runs first")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   bench->add_option("--repeat", bench_repeat, "Timed runs")->capture_default_str()->check(CLI::PositiveNumber);
-  bench->add_option("--store-elements", bench_store, "Measure golden read+compare throughput on this many float32 values");
+  bench->add_option("--store-elements", bench_store,
+                    "Measure golden read+compare throughput on this many float32 values");
 
   TextClfOptions tc;
   std::string tc_device = "cpu";
   auto* train = app.add_subcommand("train", "Train a model with the documents' loop, resuming from checkpoints");
   auto* textclf = train->add_subcommand("textclf", "Text classifier on the fortunes corpus")->fallthrough();
   train->require_subcommand(1);
-  textclf->add_option("--ckpt-dir", tc.ckpt_dir, "Checkpoint folder (resumes from its newest valid checkpoint)")->required();
+  textclf->add_option("--ckpt-dir", tc.ckpt_dir, "Checkpoint folder (resumes from its newest valid checkpoint)")
+      ->required();
   textclf->add_option("--steps", tc.steps, "Optimizer steps")->capture_default_str()->check(CLI::PositiveNumber);
-  textclf->add_option("--ckpt-every", tc.ckpt_every, "Steps between checkpoints")->capture_default_str()->check(CLI::PositiveNumber);
-  textclf->add_option("--device", tc_device, "cpu or cuda")->capture_default_str()->check(CLI::IsMember({"cpu", "cuda"}));
+  textclf->add_option("--ckpt-every", tc.ckpt_every, "Steps between checkpoints")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  textclf->add_option("--device", tc_device, "cpu or cuda")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   textclf->add_option("--amp", tc.amp, "auto, bf16 or fp16 (fp16 adds a GradScaler)")->capture_default_str();
   textclf->add_option("--corpus", tc.corpus, "Folder of fortune files")->capture_default_str();
   textclf->add_option("--seed", tc.seed, "Seed")->capture_default_str();
   textclf->add_option("--sabotage", tc.sabotage, "Negative control for preempt")->capture_default_str();
 
   PreemptOptions po;
-  auto* preempt = app.add_subcommand("preempt", "Kill and resume `train textclf` for real; compare bitwise with an uninterrupted run");
+  auto* preempt = app.add_subcommand(
+      "preempt", "Kill and resume `train textclf` for real; compare bitwise with an uninterrupted run");
   preempt->add_option("--trials", po.trials, "Trials")->capture_default_str();
   preempt->add_option("--seed", po.seed, "Seed of the kill schedule")->capture_default_str();
-  preempt->add_option("--sabotage", po.sabotage,
-                      "none | drop-optimizer | drop-scheduler | drop-scaler | drop-rng | drop-data-position | non-atomic-save")
+  preempt
+      ->add_option(
+          "--sabotage", po.sabotage,
+          "none | drop-optimizer | drop-scheduler | drop-scaler | drop-rng | drop-data-position | non-atomic-save")
       ->capture_default_str()
-      ->check(CLI::IsMember({"none", "drop-optimizer", "drop-scheduler", "drop-scaler", "drop-rng", "drop-data-position",
-                             "non-atomic-save"}));
-  preempt->add_option("--steps", po.steps, "Optimizer steps per run")->capture_default_str()->check(CLI::PositiveNumber);
-  preempt->add_option("--ckpt-every", po.ckpt_every, "Steps between checkpoints")->capture_default_str()->check(CLI::PositiveNumber);
+      ->check(CLI::IsMember({"none", "drop-optimizer", "drop-scheduler", "drop-scaler", "drop-rng",
+                             "drop-data-position", "non-atomic-save"}));
+  preempt->add_option("--steps", po.steps, "Optimizer steps per run")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  preempt->add_option("--ckpt-every", po.ckpt_every, "Steps between checkpoints")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   preempt->add_option("--corpus", po.corpus, "Folder of fortune files");
 
   WorkerOptions wo;
-  auto* worker = app.add_subcommand("ddp-worker", "(internal) one rank of a data-parallel run, started by the launcher");
+  auto* worker =
+      app.add_subcommand("ddp-worker", "(internal) one rank of a data-parallel run, started by the launcher");
   worker->group("");  // not listed in --help: the launcher starts it
   worker->add_option("--rank", wo.rank)->required();
   worker->add_option("--world", wo.world)->required()->check(CLI::Range(1, 64));
@@ -377,6 +408,8 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);  // prints the message

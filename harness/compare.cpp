@@ -10,12 +10,18 @@ namespace trainproof {
 
 std::string_view verdict_name(Verdict v) {
   switch (v) {
-    case Verdict::kPass: return "pass";
-    case Verdict::kFail: return "FAIL";
-    case Verdict::kMissingSeries: return "MISSING";
-    case Verdict::kNewSeries: return "NEW";
-    case Verdict::kLengthMismatch: return "LENGTH";
-    case Verdict::kDTypeMismatch: return "DTYPE";
+    case Verdict::kPass:
+      return "pass";
+    case Verdict::kFail:
+      return "FAIL";
+    case Verdict::kMissingSeries:
+      return "MISSING";
+    case Verdict::kNewSeries:
+      return "NEW";
+    case Verdict::kLengthMismatch:
+      return "LENGTH";
+    case Verdict::kDTypeMismatch:
+      return "DTYPE";
   }
   return "?";
 }
@@ -35,12 +41,14 @@ SeriesComparison compare_series_with(const Series& golden, const Series& observe
   const bool integer = is_integer(golden.produced);
   const size_t n = std::min(r.golden_size, r.observed_size);
   for (size_t i = 0; i < n; ++i) {
-    if (integer ? golden.ints[i] == observed.ints[i]
-                : std::memcmp(&golden.values[i], &observed.values[i], sizeof(double)) == 0 && !std::isnan(golden.values[i]))
+    if (integer
+            ? golden.ints[i] == observed.ints[i]
+            : std::memcmp(&golden.values[i], &observed.values[i], sizeof(double)) == 0 && !std::isnan(golden.values[i]))
       continue;  // bitwise equal: passes every policy, adds no error
     const double g = golden.at(i), o = observed.at(i);
     // Integers compare as integers: through double, 2^63-1 and 2^63-2 would look equal.
-    const bool ok = integer ? !tol.is_exact() && tol.accepts(g, o, golden.produced) : tol.accepts(g, o, golden.produced);
+    const bool ok =
+        integer ? !tol.is_exact() && tol.accepts(g, o, golden.produced) : tol.accepts(g, o, golden.produced);
     if (!std::isnan(g) && !std::isnan(o) && !std::isinf(g) && !std::isinf(o)) {
       const double diff = std::fabs(g - o);
       r.max_abs = std::max(r.max_abs, diff);
@@ -64,8 +72,8 @@ SeriesComparison compare_series_with(const Series& golden, const Series& observe
     r.detail = fmt::format("golden has {} values, observed {}", r.golden_size, r.observed_size);
   } else if (r.divergent > 0) {
     r.verdict = Verdict::kFail;
-    r.detail = fmt::format("{} of {} values outside {}; first at [{}]: golden {:.9g}, observed {:.9g}",
-                           r.divergent, n, r.tolerance, r.first_divergence, r.golden_value, r.observed_value);
+    r.detail = fmt::format("{} of {} values outside {}; first at [{}]: golden {:.9g}, observed {:.9g}", r.divergent, n,
+                           r.tolerance, r.first_divergence, r.golden_value, r.observed_value);
   }
   return r;
 }

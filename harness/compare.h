@@ -16,14 +16,14 @@ std::string_view verdict_name(Verdict v);
 struct SeriesComparison {
   std::string series;
   Verdict verdict = Verdict::kPass;
-  std::string tolerance;       // the policy applied
+  std::string tolerance;  // the policy applied
   size_t golden_size = 0, observed_size = 0;
   double max_abs = 0, max_rel = 0;
-  uint64_t max_ulp = 0;        // in the produced dtype; 0 for integers
+  uint64_t max_ulp = 0;  // in the produced dtype; 0 for integers
   int64_t first_divergence = -1;
-  size_t divergent = 0;        // how many elements fail the tolerance
+  size_t divergent = 0;                         // how many elements fail the tolerance
   double golden_value = 0, observed_value = 0;  // at first_divergence
-  std::string detail;          // a human sentence for anything but a plain pass
+  std::string detail;                           // a human sentence for anything but a plain pass
 
   bool passed() const { return verdict == Verdict::kPass; }
 };
@@ -33,8 +33,7 @@ struct SeriesComparison {
 SeriesComparison compare_series(const Series& golden, const Series& observed, bool cross_environment);
 
 // Every golden series must be observed and vice versa; order follows the golden.
-std::vector<SeriesComparison> compare_traces(const Trace& golden, const Trace& observed,
-                                             bool cross_environment);
+std::vector<SeriesComparison> compare_traces(const Trace& golden, const Trace& observed, bool cross_environment);
 
 // Same measurement with an explicit policy (used by regen to describe changes exactly).
 SeriesComparison compare_series_with(const Series& golden, const Series& observed, const Tolerance& tol);

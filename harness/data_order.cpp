@@ -21,7 +21,7 @@ ShuffledBatches::ShuffledBatches(int64_t dataset_size, int64_t batch_size, bool 
 
 std::vector<torch::Tensor> ShuffledBatches::epoch() const {
   if (!fault_injected("sampler-no-base-seed"))
-    draw_int64_seed();  // _BaseDataLoaderIter.__init__: self._base_seed (unused with no workers)
+    draw_int64_seed();                     // _BaseDataLoaderIter.__init__: self._base_seed (unused with no workers)
   const int64_t seed = draw_int64_seed();  // RandomSampler.__iter__
   auto gen = at::detail::createCPUGenerator(static_cast<uint64_t>(seed));
   const torch::Tensor perm = torch::randperm(n_, gen, torch::kLong);

@@ -35,7 +35,9 @@ std::string prefixed(const fs::path& log, int rank) {
 
 }  // namespace
 
-std::string backend_for(const c10::Device& device) { return device.is_cuda() ? "nccl" : "gloo"; }
+std::string backend_for(const c10::Device& device) {
+  return device.is_cuda() ? "nccl" : "gloo";
+}
 
 std::vector<int> data_parallel_worlds(const c10::Device& device, int gpus) {
   if (!device.is_cuda()) return {2, 4};
@@ -92,8 +94,8 @@ std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& arg
   fs::remove(store);
   std::vector<pid_t> pids;
   for (int rank = 0; rank < world; ++rank) {
-    std::vector<std::string> a = {"ddp-worker", "--rank", std::to_string(rank), "--world", std::to_string(world),
-                                  "--store", store.string()};
+    std::vector<std::string> a = {"ddp-worker",          "--rank",  std::to_string(rank), "--world",
+                                  std::to_string(world), "--store", store.string()};
     a.insert(a.end(), args.begin(), args.end());
     const fs::path log = dir / fmt::format("rank{}.log", rank);
     pids.push_back(spawn_cli(a, {log, log}));
@@ -133,8 +135,8 @@ std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& arg
       runs[r] = {r, *code, prefixed(dir / fmt::format("rank{}.log", r), r)};
       if (*code != 0) {  // one rank down: the others would wait for it forever
         kill_all();
-        throw BadInput(fmt::format("rank {} of {} {} (exit {}); the other ranks were stopped. Its output:\n{}", r, world,
-                                   ended_by_signal(*code) ? "was killed" : "failed", *code, runs[r].output));
+        throw BadInput(fmt::format("rank {} of {} {} (exit {}); the other ranks were stopped. Its output:\n{}", r,
+                                   world, ended_by_signal(*code) ? "was killed" : "failed", *code, runs[r].output));
       }
     }
     if (remaining > 0 && std::chrono::steady_clock::now() > deadline) {
@@ -237,10 +239,12 @@ int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& d
 }  // namespace
 
 int ddp_worker_main(const WorkerOptions& o) {
-  if (o.rank < 0 || o.rank >= o.world) throw BadInput(fmt::format("--rank {} is outside a world of {}", o.rank, o.world));
+  if (o.rank < 0 || o.rank >= o.world)
+    throw BadInput(fmt::format("--rank {} is outside a world of {}", o.rank, o.world));
   if (fault_injected(fmt::format("rank{}-dies", o.rank))) std::abort();
   if (fault_injected(fmt::format("rank{}-hangs", o.rank))) std::this_thread::sleep_for(std::chrono::hours(1));
-  if (o.backend != "gloo" && o.backend != "nccl") throw BadInput(fmt::format("unknown backend '{}' (gloo | nccl)", o.backend));
+  if (o.backend != "gloo" && o.backend != "nccl")
+    throw BadInput(fmt::format("unknown backend '{}' (gloo | nccl)", o.backend));
   const bool nccl = o.backend == "nccl";
   const torch::Device device = nccl ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(o.rank)) : torch::kCPU;
   if (nccl) make_cuda_deterministic();  // the resume check is bitwise: deterministic kernels

@@ -41,8 +41,8 @@ struct WorkerOptions {
   std::string backend = "gloo";        // gloo (CPU tensors) | nccl (rank r on GPU r)
   int64_t steps = 16, ckpt_every = 4;  // task "train"
   std::string sabotage = "none";       // task "train": none | drop-rng
-  int64_t total = 64;   // global batch
-  bool uneven = false;  // shard sizes differ between ranks
+  int64_t total = 64;                  // global batch
+  bool uneven = false;                 // shard sizes differ between ranks
   uint64_t seed = 0;
 };
 int ddp_worker_main(const WorkerOptions& o);

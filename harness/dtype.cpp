@@ -14,8 +14,8 @@ struct DTypeInfo {
   std::string_view name;
 };
 constexpr DTypeInfo kDTypes[] = {
-    {DType::kFloat64, "float64"}, {DType::kFloat32, "float32"}, {DType::kFloat16, "float16"},
-    {DType::kBFloat16, "bfloat16"}, {DType::kInt64, "int64"},   {DType::kInt32, "int32"},
+    {DType::kFloat64, "float64"},   {DType::kFloat32, "float32"}, {DType::kFloat16, "float16"},
+    {DType::kBFloat16, "bfloat16"}, {DType::kInt64, "int64"},     {DType::kInt32, "int32"},
     {DType::kBool, "bool"},
 };
 
@@ -68,9 +68,12 @@ int64_t ordered(uint64_t bits, int width) {
 
 int width_of(DType d) {
   switch (d) {
-    case DType::kFloat64: return 64;
-    case DType::kFloat32: return 32;
-    default: return 16;
+    case DType::kFloat64:
+      return 64;
+    case DType::kFloat32:
+      return 32;
+    default:
+      return 16;
   }
 }
 
@@ -90,23 +93,31 @@ std::optional<DType> dtype_from_name(std::string_view name) {
 
 Storage storage_of(DType d) {
   switch (d) {
-    case DType::kFloat64: return Storage::kF64;
+    case DType::kFloat64:
+      return Storage::kF64;
     case DType::kFloat32:
     case DType::kFloat16:
-    case DType::kBFloat16: return Storage::kF32;
-    default: return Storage::kI64;
+    case DType::kBFloat16:
+      return Storage::kF32;
+    default:
+      return Storage::kI64;
   }
 }
 
 std::string_view storage_name(Storage s) {
   switch (s) {
-    case Storage::kF64: return "float64";
-    case Storage::kF32: return "float32";
-    default: return "int64";
+    case Storage::kF64:
+      return "float64";
+    case Storage::kF32:
+      return "float32";
+    default:
+      return "int64";
   }
 }
 
-bool is_integer(DType d) { return storage_of(d) == Storage::kI64; }
+bool is_integer(DType d) {
+  return storage_of(d) == Storage::kI64;
+}
 
 uint64_t float_bits(double v, DType d) {
   switch (d) {
@@ -115,10 +126,14 @@ uint64_t float_bits(double v, DType d) {
       std::memcpy(&u, &v, sizeof u);
       return u;
     }
-    case DType::kFloat32: return f32_bits(static_cast<float>(v));
-    case DType::kFloat16: return f16_bits(static_cast<float>(v));
-    case DType::kBFloat16: return bf16_bits(static_cast<float>(v));
-    default: throw std::invalid_argument("float_bits: integer dtype " + std::string(dtype_name(d)));
+    case DType::kFloat32:
+      return f32_bits(static_cast<float>(v));
+    case DType::kFloat16:
+      return f16_bits(static_cast<float>(v));
+    case DType::kBFloat16:
+      return bf16_bits(static_cast<float>(v));
+    default:
+      throw std::invalid_argument("float_bits: integer dtype " + std::string(dtype_name(d)));
   }
 }
 
@@ -133,11 +148,24 @@ uint64_t ulp_distance(double a, double b, DType d) {
 double ulp_size(double v, DType d) {
   int mantissa = 0, min_exp = 0;
   switch (d) {
-    case DType::kFloat64: mantissa = 52; min_exp = -1022; break;
-    case DType::kFloat32: mantissa = 23; min_exp = -126; break;
-    case DType::kFloat16: mantissa = 10; min_exp = -14; break;
-    case DType::kBFloat16: mantissa = 7; min_exp = -126; break;
-    default: throw std::invalid_argument("ulp_size: integer dtype " + std::string(dtype_name(d)));
+    case DType::kFloat64:
+      mantissa = 52;
+      min_exp = -1022;
+      break;
+    case DType::kFloat32:
+      mantissa = 23;
+      min_exp = -126;
+      break;
+    case DType::kFloat16:
+      mantissa = 10;
+      min_exp = -14;
+      break;
+    case DType::kBFloat16:
+      mantissa = 7;
+      min_exp = -126;
+      break;
+    default:
+      throw std::invalid_argument("ulp_size: integer dtype " + std::string(dtype_name(d)));
   }
   const int e = v == 0 || !std::isfinite(v) ? min_exp : std::max(std::ilogb(v), min_exp);
   return std::ldexp(1.0, e - mantissa);

@@ -15,7 +15,7 @@ enum class DType { kFloat64, kFloat32, kFloat16, kBFloat16, kInt64, kInt32, kBoo
 // representable in float32, every integer dtype in int64.
 enum class Storage { kF64, kF32, kI64 };
 
-std::string_view dtype_name(DType d);                       // "float32", "bfloat16", ...
+std::string_view dtype_name(DType d);  // "float32", "bfloat16", ...
 std::optional<DType> dtype_from_name(std::string_view name);
 Storage storage_of(DType d);
 std::string_view storage_name(Storage s);

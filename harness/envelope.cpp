@@ -56,14 +56,19 @@ double round_up(double v) {
 Tolerance dtype_floor(DType d) {
   switch (d) {
     case DType::kFloat64:
-    case DType::kFloat32: return Tolerance::ulp(4);
+    case DType::kFloat32:
+      return Tolerance::ulp(4);
     case DType::kFloat16:
-    case DType::kBFloat16: return Tolerance::ulp(1);
-    default: return Tolerance::exact();
+    case DType::kBFloat16:
+      return Tolerance::ulp(1);
+    default:
+      return Tolerance::exact();
   }
 }
 
-Tolerance default_ceiling(DType d) { return is_integer(d) ? Tolerance::exact() : Tolerance::rel(1e-3); }
+Tolerance default_ceiling(DType d) {
+  return is_integer(d) ? Tolerance::exact() : Tolerance::rel(1e-3);
+}
 
 bool measure_cross_tolerance(Series& ref, const std::vector<PathSeries>& others, double factor) {
   if (ref.cross.is_any()) {  // informational (timings, hashes of bits): nothing to measure

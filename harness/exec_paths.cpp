@@ -17,8 +17,9 @@
 namespace trainproof {
 
 const std::vector<std::string>& path_variables() {
-  static const std::vector<std::string> vars = {"ATEN_CPU_CAPABILITY", "TRAINPROOF_THREADS", "MKL_ENABLE_INSTRUCTIONS",
-                                                "MKL_CBWR", "ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA"};
+  static const std::vector<std::string> vars = {"ATEN_CPU_CAPABILITY",     "TRAINPROOF_THREADS",
+                                                "MKL_ENABLE_INSTRUCTIONS", "MKL_CBWR",
+                                                "ONEDNN_MAX_CPU_ISA",      "DNNL_MAX_CPU_ISA"};
   return vars;
 }
 
@@ -55,20 +56,27 @@ std::vector<ExecPath> cpu_paths(const std::set<std::string>& flags) {
   p.push_back({"native", "this machine's defaults: the reference", {}});
   p.push_back({"threads-1", "one intra-op thread", {{"TRAINPROOF_THREADS", "1"}}});
   p.push_back({"threads-4", "four intra-op threads (reductions split differently)", {{"TRAINPROOF_THREADS", "4"}}});
-  p.push_back({"aten-default", "ATen's generic kernels, no vector ISA (torch.randn itself changes)",
+  p.push_back({"aten-default",
+               "ATen's generic kernels, no vector ISA (torch.randn itself changes)",
                {{"ATEN_CPU_CAPABILITY", "default"}}});
-  if (avx512) p.push_back({"aten-avx2", "ATen's AVX2 kernels, as on an AVX2-only CPU", {{"ATEN_CPU_CAPABILITY", "avx2"}}});
-  p.push_back({"mkl-cnr", "MKL's conditional-reproducibility mode, compatible code path", {{"MKL_CBWR", "COMPATIBLE"}}});
+  if (avx512)
+    p.push_back({"aten-avx2", "ATen's AVX2 kernels, as on an AVX2-only CPU", {{"ATEN_CPU_CAPABILITY", "avx2"}}});
+  p.push_back(
+      {"mkl-cnr", "MKL's conditional-reproducibility mode, compatible code path", {{"MKL_CBWR", "COMPATIBLE"}}});
   if (avx512) p.push_back({"mkl-avx2", "MKL limited to AVX2", {{"MKL_ENABLE_INSTRUCTIONS", "AVX2"}}});
-  if (avx512 || avx2) p.push_back({"onednn-avx2", "oneDNN limited to AVX2 (bf16 emulated)", {{"ONEDNN_MAX_CPU_ISA", "AVX2"}}});
+  if (avx512 || avx2)
+    p.push_back({"onednn-avx2", "oneDNN limited to AVX2 (bf16 emulated)", {{"ONEDNN_MAX_CPU_ISA", "AVX2"}}});
   if (amx) {
-    p.push_back({"onednn-avx512-bf16", "oneDNN without AMX, as on an AVX-512 BF16 CPU",
+    p.push_back({"onednn-avx512-bf16",
+                 "oneDNN without AMX, as on an AVX-512 BF16 CPU",
                  {{"ONEDNN_MAX_CPU_ISA", "AVX512_CORE_BF16"}}});
   } else if (avx512_bf16) {
-    p.push_back({"onednn-avx512", "oneDNN without bf16 instructions, as on an older AVX-512 CPU",
+    p.push_back({"onednn-avx512",
+                 "oneDNN without bf16 instructions, as on an older AVX-512 CPU",
                  {{"ONEDNN_MAX_CPU_ISA", "AVX512_CORE"}}});
   }
-  p.push_back({"generic-1t", "everything generic on one thread: the most different machine we can simulate",
+  p.push_back({"generic-1t",
+               "everything generic on one thread: the most different machine we can simulate",
                {{"ATEN_CPU_CAPABILITY", "default"},
                 {"MKL_CBWR", "COMPATIBLE"},
                 {"ONEDNN_MAX_CPU_ISA", "SSE41"},
@@ -86,7 +94,8 @@ std::vector<ExecPath> select_paths(const std::vector<ExecPath>& all, const std::
     if (it == all.end()) {
       std::vector<std::string> known;
       for (const auto& p : all) known.push_back(p.name);
-      throw BadInput(fmt::format("--path-set: unknown execution path '{}' (this CPU offers: {})", n, fmt::join(known, ", ")));
+      throw BadInput(
+          fmt::format("--path-set: unknown execution path '{}' (this CPU offers: {})", n, fmt::join(known, ", ")));
     }
     if (std::none_of(out.begin(), out.end(), [&](const ExecPath& p) { return p.name == n; })) out.push_back(*it);
   }

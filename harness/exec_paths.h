@@ -16,8 +16,8 @@ namespace trainproof {
 const std::vector<std::string>& path_variables();
 
 struct ExecPath {
-  std::string name;  // e.g. "aten-default"
-  std::string what;  // one line for people
+  std::string name;                                      // e.g. "aten-default"
+  std::string what;                                      // one line for people
   std::vector<std::pair<std::string, std::string>> env;  // set; every other path variable is unset
 
   // `env` plus an empty value for each path variable it does not set (spawn_cli unsets those).

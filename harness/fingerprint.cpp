@@ -21,7 +21,7 @@
 
 namespace trainproof {
 
-const char* const kTrainproofVersion = "0.1.0";
+const char* const kTrainproofVersion = TRAINPROOF_VERSION;  // project(VERSION) in CMakeLists.txt
 
 namespace {
 

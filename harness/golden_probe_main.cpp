@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
     return 2;
   }
 #ifndef TRAINPROOF_ASAN  // ASan reserves terabytes of address space: no RLIMIT_AS under it
-  const rlimit mem{trainproof::kMaxGoldenFileBytes * 4, trainproof::kMaxGoldenFileBytes * 4};  // a valid file's values fit
+  const rlimit mem{trainproof::kMaxGoldenFileBytes * 4,
+                   trainproof::kMaxGoldenFileBytes * 4};  // a valid file's values fit
   setrlimit(RLIMIT_AS, &mem);
 #endif
   std::string reply = "OK";

@@ -1,6 +1,6 @@
 // The HDF5 golden store behind one small RAII layer over the HDF5 C API.
-#include "harness/data_dirs.h"
 #include "harness/golden_store.h"
+#include "harness/data_dirs.h"
 
 #include <hdf5.h>
 #include <unistd.h>
@@ -64,12 +64,13 @@ void silence_hdf5() {
 // The innermost message of HDF5's error stack: usually the actual cause.
 std::string hdf5_cause() {
   std::string cause;
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD,
-           [](unsigned n, const H5E_error2_t* e, void* data) -> herr_t {
-             if (n == 0 && e->desc) *static_cast<std::string*>(data) = e->desc;
-             return 0;
-           },
-           &cause);
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_UPWARD,
+      [](unsigned n, const H5E_error2_t* e, void* data) -> herr_t {
+        if (n == 0 && e->desc) *static_cast<std::string*>(data) = e->desc;
+        return 0;
+      },
+      &cause);
   H5Eclear2(H5E_DEFAULT);
   return cause.empty() ? "" : " (" + cause + ")";
 }
@@ -119,7 +120,9 @@ void write_double_attr(hid_t obj, const char* name, double value) {
   check(H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, &value), fmt::format("writing attribute {}", name));
 }
 
-bool has_attr(hid_t obj, const char* name) { return H5Aexists(obj, name) > 0; }
+bool has_attr(hid_t obj, const char* name) {
+  return H5Aexists(obj, name) > 0;
+}
 
 Hid open_attr(hid_t obj, const char* name, const Where& w) {
   if (!has_attr(obj, name)) w.fail(fmt::format("missing attribute '{}'", name));
@@ -166,7 +169,8 @@ int64_t read_int_attr(hid_t obj, const char* name, const Where& w) {
 double read_double_attr(hid_t obj, const char* name, const Where& w) {
   Hid attr = open_attr(obj, name, w);
   Hid type(H5Aget_type(attr.get()), H5Tclose);
-  if (!type.valid() || H5Tget_class(type.get()) != H5T_FLOAT) w.fail(fmt::format("attribute '{}' must be a float", name));
+  if (!type.valid() || H5Tget_class(type.get()) != H5T_FLOAT)
+    w.fail(fmt::format("attribute '{}' must be a float", name));
   double v = 0;
   if (H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &v) < 0)
     w.fail(fmt::format("cannot read attribute '{}'{}", name, hdf5_cause()));
@@ -180,8 +184,8 @@ std::vector<std::string> link_names(hid_t group, const Where& w) {
   if (info.nlinks > 4096) w.fail(fmt::format("implausible number of members ({})", info.nlinks));
   Hid gcpl(H5Gget_create_plist(group), H5Pclose);
   unsigned flags = 0;
-  const bool ordered = gcpl.valid() && H5Pget_link_creation_order(gcpl.get(), &flags) >= 0 &&
-                       (flags & H5P_CRT_ORDER_INDEXED);
+  const bool ordered =
+      gcpl.valid() && H5Pget_link_creation_order(gcpl.get(), &flags) >= 0 && (flags & H5P_CRT_ORDER_INDEXED);
   const H5_index_t index = ordered ? H5_INDEX_CRT_ORDER : H5_INDEX_NAME;
   std::vector<std::string> names;
   for (hsize_t i = 0; i < info.nlinks; ++i) {
@@ -232,8 +236,7 @@ Series read_series(hid_t group, const std::string& name, const Where& file_where
   }
 
   Hid space(H5Dget_space(ds.get()), H5Sclose);
-  if (!space.valid() || H5Sget_simple_extent_ndims(space.get()) != 1)
-    w.fail("must be a 1-D dataset");
+  if (!space.valid() || H5Sget_simple_extent_ndims(space.get()) != 1) w.fail("must be a 1-D dataset");
   hsize_t len = 0;
   H5Sget_simple_extent_dims(space.get(), &len, nullptr);
   if (len > kMaxSeriesLength) w.fail(fmt::format("length {} exceeds the limit {}", len, kMaxSeriesLength));
@@ -242,13 +245,16 @@ Series read_series(hid_t group, const std::string& name, const Where& file_where
   const H5T_class_t cls = H5Tget_class(type.get());
   const size_t size = H5Tget_size(type.get());
   const Storage want = storage_of(s.produced);
-  const bool stored_ok = (want == Storage::kF64 && cls == H5T_FLOAT && size == 8) ||
-                         (want == Storage::kF32 && cls == H5T_FLOAT && size == 4) ||
-                         (want == Storage::kI64 && cls == H5T_INTEGER && size == 8 && H5Tget_sign(type.get()) == H5T_SGN_2);
+  const bool stored_ok =
+      (want == Storage::kF64 && cls == H5T_FLOAT && size == 8) ||
+      (want == Storage::kF32 && cls == H5T_FLOAT && size == 4) ||
+      (want == Storage::kI64 && cls == H5T_INTEGER && size == 8 && H5Tget_sign(type.get()) == H5T_SGN_2);
   if (!stored_ok)
     w.fail(fmt::format("stored as a {}-byte {} but dtype_produced {} must be stored as {}", size,
-                       cls == H5T_FLOAT ? "float" : cls == H5T_INTEGER ? "integer" : "non-numeric type", dtype_text,
-                       storage_name(want)));
+                       cls == H5T_FLOAT     ? "float"
+                       : cls == H5T_INTEGER ? "integer"
+                                            : "non-numeric type",
+                       dtype_text, storage_name(want)));
   // The file must actually hold the bytes it declares (a truncated file may not).
   herr_t rc = 0;
   if (want == Storage::kI64) {
@@ -315,8 +321,10 @@ GoldenFile read_golden_in_process(const std::filesystem::path& path) {
   if (!std::filesystem::is_regular_file(path, ec)) w.fail("not a regular file");
   const auto bytes = std::filesystem::file_size(path, ec);
   if (ec) w.fail("cannot read file size: " + ec.message());
-  if (bytes > kMaxGoldenFileBytes) w.fail(fmt::format("file is {} bytes, over the limit of {}", bytes, kMaxGoldenFileBytes));
-  if (H5Fis_hdf5(path.c_str()) <= 0) w.fail("not an HDF5 file (no HDF5 signature: empty, truncated at the start, or another format)");
+  if (bytes > kMaxGoldenFileBytes)
+    w.fail(fmt::format("file is {} bytes, over the limit of {}", bytes, kMaxGoldenFileBytes));
+  if (H5Fis_hdf5(path.c_str()) <= 0)
+    w.fail("not an HDF5 file (no HDF5 signature: empty, truncated at the start, or another format)");
   Hid file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!file.valid()) w.fail("cannot open as HDF5: corrupt or truncated" + hdf5_cause());
 
@@ -324,8 +332,9 @@ GoldenFile read_golden_in_process(const std::filesystem::path& path) {
   const Where root{w.file, "group /"};
   g.schema_version = read_int_attr(file.get(), "schema_version", root);
   if (g.schema_version < kOldestGoldenSchemaVersion || g.schema_version > kGoldenSchemaVersion)
-    root.fail(fmt::format("schema_version {} is not supported (this build reads {} to {}; a newer trainproof wrote it?)",
-                          g.schema_version, kOldestGoldenSchemaVersion, kGoldenSchemaVersion));
+    root.fail(
+        fmt::format("schema_version {} is not supported (this build reads {} to {}; a newer trainproof wrote it?)",
+                    g.schema_version, kOldestGoldenSchemaVersion, kGoldenSchemaVersion));
   g.scenario = read_string_attr(file.get(), "scenario", root);
   g.trainproof_version = read_string_attr(file.get(), "trainproof_version", root);
   g.created_utc = read_string_attr(file.get(), "created_utc", root);
@@ -340,7 +349,8 @@ GoldenFile read_golden_in_process(const std::filesystem::path& path) {
     dg.fingerprint = read_string_attr(group.get(), "fingerprint", gw);
     if (!nlohmann::json::accept(dg.fingerprint)) gw.fail("attribute 'fingerprint' is not valid JSON");
     if (has_attr(group.get(), "output")) dg.trace.output = read_string_attr(group.get(), "output", gw);
-    dg.paths_measured = has_attr(group.get(), "paths_measured") ? read_string_attr(group.get(), "paths_measured", gw) : "[]";
+    dg.paths_measured =
+        has_attr(group.get(), "paths_measured") ? read_string_attr(group.get(), "paths_measured", gw) : "[]";
     if (!nlohmann::json::accept(dg.paths_measured)) gw.fail("attribute 'paths_measured' is not valid JSON");
     if (has_attr(group.get(), "forced")) dg.forced = read_string_attr(group.get(), "forced", gw);
     for (const std::string& name : link_names(group.get(), gw)) {

@@ -13,8 +13,10 @@ namespace trainproof {
 
 GradScaler::GradScaler(c10::Device device, GradScalerOptions o) : device_(device), o_(o) {
   if (fault_injected("scaler-always-enabled")) o_.enabled = true;
-  if (o_.growth_factor <= 1.0) throw std::invalid_argument(fmt::format("GradScaler: growth_factor must be > 1, got {}", o_.growth_factor));
-  if (o_.backoff_factor >= 1.0) throw std::invalid_argument(fmt::format("GradScaler: backoff_factor must be < 1, got {}", o_.backoff_factor));
+  if (o_.growth_factor <= 1.0)
+    throw std::invalid_argument(fmt::format("GradScaler: growth_factor must be > 1, got {}", o_.growth_factor));
+  if (o_.backoff_factor >= 1.0)
+    throw std::invalid_argument(fmt::format("GradScaler: backoff_factor must be < 1, got {}", o_.backoff_factor));
 }
 
 void GradScaler::lazy_init() {
@@ -32,7 +34,8 @@ torch::Tensor GradScaler::scale(const torch::Tensor& loss) {
 
 void GradScaler::unscale_(torch::optim::Optimizer& opt) {
   if (!o_.enabled) return;
-  if (stage_ == Stage::kUnscaled) throw std::logic_error("unscale_() has already been called on this optimizer since the last update().");
+  if (stage_ == Stage::kUnscaled)
+    throw std::logic_error("unscale_() has already been called on this optimizer since the last update().");
   if (stage_ == Stage::kStepped) throw std::logic_error("unscale_() is being called after step().");
   lazy_init();
   // FP32 division can be imprecise for some scales; invert in double, as PyTorch does.
@@ -74,7 +77,8 @@ bool GradScaler::step(torch::optim::Optimizer& opt) {
 
 void GradScaler::update() {
   if (!o_.enabled) return;
-  if (!found_inf_.defined() || stage_ == Stage::kReady) throw std::logic_error("No inf checks were recorded prior to update.");
+  if (!found_inf_.defined() || stage_ == Stage::kReady)
+    throw std::logic_error("No inf checks were recorded prior to update.");
   const double backoff = fault_injected("scaler-no-backoff") ? 1.0 : o_.backoff_factor;
   at::_amp_update_scale_(scale_, growth_tracker_, found_inf_, o_.growth_factor, backoff, o_.growth_interval);
   stage_ = Stage::kReady;
@@ -85,7 +89,9 @@ double GradScaler::get_scale() const {
   return scale_.defined() ? scale_.item<double>() : o_.init_scale;
 }
 
-int64_t GradScaler::growth_tracker() const { return growth_tracker_.defined() ? growth_tracker_.item<int64_t>() : 0; }
+int64_t GradScaler::growth_tracker() const {
+  return growth_tracker_.defined() ? growth_tracker_.item<int64_t>() : 0;
+}
 
 void GradScaler::save(Checkpoint& ck, const std::string& prefix) const {
   ck.put(prefix + "/enabled", static_cast<int64_t>(o_.enabled));
@@ -96,7 +102,8 @@ void GradScaler::save(Checkpoint& ck, const std::string& prefix) const {
 void GradScaler::load(const Checkpoint& ck, const std::string& prefix) {
   if (ck.integer(prefix + "/enabled") != static_cast<int64_t>(o_.enabled))
     throw BadInput(fmt::format("{}: the checkpoint's GradScaler was {}, this one is {}", ck.source(),
-                               ck.integer(prefix + "/enabled") ? "enabled" : "disabled", o_.enabled ? "enabled" : "disabled"));
+                               ck.integer(prefix + "/enabled") ? "enabled" : "disabled",
+                               o_.enabled ? "enabled" : "disabled"));
   if (!o_.enabled) return;
   const auto on = torch::TensorOptions().device(device_);
   scale_ = torch::full({}, ck.real(prefix + "/scale"), on.dtype(torch::kFloat));

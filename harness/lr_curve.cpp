@@ -28,7 +28,8 @@ std::vector<double> lr_curve(const LrCurveSpec& s) {
   AdamW opt(model->parameters(), torch::optim::AdamWOptions(s.lr));
   if (s.kind == "warmup-cosine") {
     if (s.warmup <= 0 || s.total <= s.warmup)
-      throw std::invalid_argument(fmt::format("warmup-cosine: need 0 < --warmup < --total, got {} and {}", s.warmup, s.total));
+      throw std::invalid_argument(
+          fmt::format("warmup-cosine: need 0 < --warmup < --total, got {} and {}", s.warmup, s.total));
     LambdaLR sched(opt, warmup_cosine(s.warmup, s.total));
     return per_step(opt, sched, s.total);
   }

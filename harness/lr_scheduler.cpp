@@ -146,8 +146,12 @@ bool has_momentum(torch::optim::OptimizerOptions& o) {
 }  // namespace
 
 OneCycleLR::OneCycleLR(torch::optim::Optimizer& opt, OneCycleOptions o) : LRScheduler(opt), o_(o) {
-  if (o.total_steps <= 0) throw std::invalid_argument(fmt::format("OneCycleLR: expected positive integer total_steps, but got {}", o.total_steps));
-  if (o.pct_start < 0 || o.pct_start > 1) throw std::invalid_argument(fmt::format("OneCycleLR: expected float between 0 and 1 pct_start, but got {}", o.pct_start));
+  if (o.total_steps <= 0)
+    throw std::invalid_argument(
+        fmt::format("OneCycleLR: expected positive integer total_steps, but got {}", o.total_steps));
+  if (o.pct_start < 0 || o.pct_start > 1)
+    throw std::invalid_argument(
+        fmt::format("OneCycleLR: expected float between 0 and 1 pct_start, but got {}", o.pct_start));
   const double T = static_cast<double>(o.total_steps);
   if (o.three_phase) {
     phases_ = {{o.pct_start * T - 1, kInitialLr, kMaxLr, kMaxMomentum, kBaseMomentum},
@@ -160,7 +164,8 @@ OneCycleLR::OneCycleLR(torch::optim::Optimizer& opt, OneCycleOptions o) : LRSche
   auto& groups = opt.param_groups();
   for (size_t i = 0; i < groups.size(); ++i) {
     GroupParams g;
-    g.v[kInitialLr] = fault_injected("onecycle-starts-at-optimizer-lr") ? groups[i].options().get_lr() : o.max_lr / o.div_factor;
+    g.v[kInitialLr] =
+        fault_injected("onecycle-starts-at-optimizer-lr") ? groups[i].options().get_lr() : o.max_lr / o.div_factor;
     g.v[kMaxLr] = o.max_lr;
     g.v[kMinLr] = fault_injected("onecycle-no-annihilation") ? g.v[kInitialLr] : g.v[kInitialLr] / o.final_div_factor;
     g.v[kMaxMomentum] = o.max_momentum;

@@ -5,8 +5,8 @@
 
 #include <c10/cuda/CUDAFunctions.h>
 #include <fmt/format.h>
-#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #include <torch/cuda.h>
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 
 #include "harness/distributed.h"
 #include "harness/errors.h"

@@ -15,7 +15,8 @@ std::string nccl_unavailable_reason() {
   return fmt::format("the NCCL backend is not compiled in ({}); the Gloo ranks run on CPU", TRAINPROOF_NCCL_MISSING);
 }
 
-c10::intrusive_ptr<c10d::Backend> make_nccl_backend(const c10::intrusive_ptr<c10d::Store>&, int, int, std::chrono::milliseconds) {
+c10::intrusive_ptr<c10d::Backend> make_nccl_backend(const c10::intrusive_ptr<c10d::Store>&, int, int,
+                                                    std::chrono::milliseconds) {
   throw BadInput(nccl_unavailable_reason());
 }
 

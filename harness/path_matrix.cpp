@@ -56,7 +56,8 @@ std::vector<PathRun> run_paths(const std::vector<ExecPath>& paths, const std::ve
     if (timed_out) {
       run.error = fmt::format("killed after {:.0f} s (TRAINPROOF_PATH_TIMEOUT_S); log {}", timeout, run.log.string());
     } else if (code != 0) {
-      run.error = fmt::format("the recording process exited with {}; log {}:\n{}", code, run.log.string(), log_tail(run.log));
+      run.error =
+          fmt::format("the recording process exited with {}; log {}:\n{}", code, run.log.string(), log_tail(run.log));
     } else {
       try {
         run.recording = read_recording(out);

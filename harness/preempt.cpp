@@ -29,9 +29,12 @@ struct Child {
 
 // Starts `trainproof train textclf ...` with stdout/stderr appended to files in `dir`.
 Child start(const PreemptOptions& o, const fs::path& dir, const std::string& sabotage) {
-  std::vector<std::string> args = {"train", "textclf", "--ckpt-dir", (dir / "ckpt").string(),
-                                   "--steps", std::to_string(o.steps), "--ckpt-every", std::to_string(o.ckpt_every),
-                                   "--amp", "fp16", "--sabotage", sabotage};
+  std::vector<std::string> args = {"train",        "textclf",
+                                   "--ckpt-dir",   (dir / "ckpt").string(),
+                                   "--steps",      std::to_string(o.steps),
+                                   "--ckpt-every", std::to_string(o.ckpt_every),
+                                   "--amp",        "fp16",
+                                   "--sabotage",   sabotage};
   if (!o.corpus.empty()) args.insert(args.end(), {"--corpus", o.corpus});
   Child c{-1, dir / "stdout.log", dir / "stderr.log"};
   // A slower checkpoint write widens the window in which a kill lands mid-write.
@@ -70,9 +73,11 @@ int run_preempt(const PreemptOptions& o) {
   fs::create_directories(ref);
   const auto t0 = Clock::now();
   if (const int rc = run_to_end(o, ref, "none"); rc != 0)
-    throw BadInput(fmt::format("the reference training run failed with exit {}: {}", rc, read_file(ref / "stderr.log")));
+    throw BadInput(
+        fmt::format("the reference training run failed with exit {}: {}", rc, read_file(ref / "stderr.log")));
   const double ref_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  const std::string ref_final = read_file(ref / "ckpt" / "final.tpck"), ref_best = read_file(ref / "ckpt" / "best.tpck");
+  const std::string ref_final = read_file(ref / "ckpt" / "final.tpck"),
+                    ref_best = read_file(ref / "ckpt" / "best.tpck");
 
   std::mt19937_64 rng(o.seed);
   int identical = 0;
@@ -88,8 +93,8 @@ int run_preempt(const PreemptOptions& o) {
       const size_t saves_before = count_lines(c.out, "saving checkpoint");
       // Not the very first checkpoint: a kill there resumes from scratch and tests nothing.
       const size_t target = saves_before + std::uniform_int_distribution<size_t>(2, 4)(rng);
-      const auto deadline = Clock::now() + std::chrono::duration<double>(
-          std::uniform_real_distribution<double>(0.05, 0.6)(rng) * ref_s);
+      const auto deadline =
+          Clock::now() + std::chrono::duration<double>(std::uniform_real_distribution<double>(0.05, 0.6)(rng) * ref_s);
       int code = 0;
       bool finished = false;
       while (true) {

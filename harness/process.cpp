@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <string_view>
 #include <stdexcept>
+#include <string_view>
 
 #include "harness/errors.h"
 
@@ -23,11 +23,15 @@ std::string& registered() {
   return path;
 }
 
-int exit_code_of(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
+int exit_code_of(int status) {
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
 
 }  // namespace
 
-void set_cli_executable(const std::string& path) { registered() = path; }
+void set_cli_executable(const std::string& path) {
+  registered() = path;
+}
 
 std::string cli_executable() {
   const char* env = std::getenv("TRAINPROOF_BIN");
@@ -92,7 +96,9 @@ std::optional<int> poll_exit(pid_t pid) {
   return exit_code_of(status);
 }
 
-bool ended_by_signal(int exit_code) { return exit_code > 128; }
+bool ended_by_signal(int exit_code) {
+  return exit_code > 128;
+}
 
 void kill_and_reap(pid_t pid) {
   kill(pid, SIGKILL);

@@ -16,20 +16,34 @@ std::string xml_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&apos;"; break;
+      case '&':
+        o += "&amp;";
+        break;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      case '\'':
+        o += "&apos;";
+        break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') o += ' ';
-        else o += c;
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t')
+          o += ' ';
+        else
+          o += c;
     }
   }
   return o;
 }
 
-std::string num(double v) { return std::isfinite(v) ? fmt::format("{:.3g}", v) : (std::isnan(v) ? "nan" : "inf"); }
+std::string num(double v) {
+  return std::isfinite(v) ? fmt::format("{:.3g}", v) : (std::isnan(v) ? "nan" : "inf");
+}
 
 // An inline SVG: golden as a solid line, observed dashed, points where they differ in red.
 std::string svg_plot(const ReportEntry& e) {
@@ -43,7 +57,9 @@ std::string svg_plot(const ReportEntry& e) {
   if (!std::isfinite(lo)) lo = 0, hi = 1;
   if (hi == lo) hi = lo + 1;
   const size_t stride = std::max<size_t>(1, n / 400);  // at most ~400 points per line
-  auto px = [&](size_t i) { return P + (W - 2 * P) * (n == 1 ? 0.5 : static_cast<double>(i) / static_cast<double>(n - 1)); };
+  auto px = [&](size_t i) {
+    return P + (W - 2 * P) * (n == 1 ? 0.5 : static_cast<double>(i) / static_cast<double>(n - 1));
+  };
   auto py = [&](double v) { return H - P - (H - 2 * P) * ((std::isfinite(v) ? v : lo) - lo) / (hi - lo); };
   auto line = [&](const std::vector<double>& v, const char* style) {
     std::string pts, dots;
@@ -63,8 +79,8 @@ std::string svg_plot(const ReportEntry& e) {
   return fmt::format(
       R"(<svg width="{}" height="{}" viewBox="0 0 {} {}" role="img"><rect width="100%" height="100%" fill="#fafafa" stroke="#ccc"/>{}{}{}<text x="{}" y="14" font-size="10" fill="#555">max {}</text><text x="{}" y="{}" font-size="10" fill="#555">min {}</text></svg>)",
       W, H, W, H, line(e.golden, R"(stroke="#1f77b4" stroke-width="2")"),
-      line(e.observed, R"(stroke="#ff7f0e" stroke-width="1.5" stroke-dasharray="4 3")"), marks, P + 2, num(hi), P + 2, H - 4,
-      num(lo));
+      line(e.observed, R"(stroke="#ff7f0e" stroke-width="1.5" stroke-dasharray="4 3")"), marks, P + 2, num(hi), P + 2,
+      H - 4, num(lo));
 }
 
 }  // namespace
@@ -77,8 +93,8 @@ void write_json_report(const std::filesystem::path& path, const VerifyReport& r)
   size_t failed = 0;
   for (const auto& e : r.entries) {
     failed += !e.passed();
-    nlohmann::json x = {{"scenario", e.scenario}, {"device", e.device}, {"kind", e.kind}, {"name", e.name},
-                        {"status", e.status}, {"detail", e.detail}};
+    nlohmann::json x = {{"scenario", e.scenario}, {"device", e.device}, {"kind", e.kind},
+                        {"name", e.name},         {"status", e.status}, {"detail", e.detail}};
     if (e.kind == "series") {
       x["tolerance"] = e.tolerance;
       x["cross_environment"] = e.cross_environment;
@@ -129,17 +145,20 @@ void write_html_report(const std::filesystem::path& path, const VerifyReport& r)
     const char* color = e.passed() ? "#2ca02c" : "#d62728";
     summary += fmt::format(
         R"(<tr><td>{}</td><td>{}</td><td>{}</td><td style="color:{};font-weight:bold">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>)",
-        xml_escape(e.scenario), xml_escape(e.device), xml_escape(e.kind == "invariant" ? "invariant: " + e.name : e.name),
-        color, xml_escape(e.status), e.kind == "series" ? num(e.max_abs) : "", e.kind == "series" ? num(e.max_rel) : "",
+        xml_escape(e.scenario), xml_escape(e.device),
+        xml_escape(e.kind == "invariant" ? "invariant: " + e.name : e.name), color, xml_escape(e.status),
+        e.kind == "series" ? num(e.max_abs) : "", e.kind == "series" ? num(e.max_rel) : "",
         e.first_divergence >= 0 ? std::to_string(e.first_divergence) : "", xml_escape(e.detail));
     if (e.kind == "series" && (!e.golden.empty() || !e.observed.empty()))
-      plots += fmt::format(R"(<figure><figcaption><b>{}/{}</b> {} <span style="color:{}">{}</span> (tolerance {})</figcaption>{}</figure>)",
-                           xml_escape(e.scenario), xml_escape(e.device), xml_escape(e.name), color, xml_escape(e.status),
-                           xml_escape(e.tolerance), svg_plot(e));
+      plots += fmt::format(
+          R"(<figure><figcaption><b>{}/{}</b> {} <span style="color:{}">{}</span> (tolerance {})</figcaption>{}</figure>)",
+          xml_escape(e.scenario), xml_escape(e.device), xml_escape(e.name), color, xml_escape(e.status),
+          xml_escape(e.tolerance), svg_plot(e));
   }
   std::string fp;
   for (const auto& n : r.fingerprint_notes) fp += "<li>" + xml_escape(n) + "</li>";
-  const std::string html = fmt::format(R"(<!DOCTYPE html>
+  const std::string html =
+      fmt::format(R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>trainproof verify</title>
 <style>body{{font-family:sans-serif;margin:2em;color:#222}}table{{border-collapse:collapse;font-size:13px}}
 td,th{{border:1px solid #ddd;padding:3px 6px;text-align:left}}figure{{display:inline-block;margin:8px}}
@@ -153,22 +172,23 @@ figcaption{{font-size:12px}}.legend span{{margin-right:1em}}</style></head><body
 <h2>Series</h2>{}
 </body></html>
 )",
-                                       failed ? "FAILED" : "passed", r.entries.size(), failed, r.seconds,
-                                       fp.empty() ? "<li>none: the goldens were made in this environment</li>" : fp,
-                                       summary, plots);
+                  failed ? "FAILED" : "passed", r.entries.size(), failed, r.seconds,
+                  fp.empty() ? "<li>none: the goldens were made in this environment</li>" : fp, summary, plots);
   atomic_write_bytes(path, html);
 }
 
 namespace {
 
 std::string tolerance_table(const std::vector<ToleranceRow>& rows) {
-  std::string md = "| scenario | device | series | dtype | cross tolerance | spread (rel) | paths differing | catches a change of |\n"
-                   "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  std::string md =
+      "| scenario | device | series | dtype | cross tolerance | spread (rel) | paths differing | catches a change of "
+      "|\n"
+      "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& r : rows)
-    md += fmt::format("| {} | {} | `{}` | {} | `{}` | {} | {} | {} |\n", r.scenario, r.device, r.series, r.dtype, r.cross,
-                      r.provenance.rfind("spread", 0) == 0 ? num(r.spread_rel) : r.provenance,
+    md += fmt::format("| {} | {} | `{}` | {} | `{}` | {} | {} | {} |\n", r.scenario, r.device, r.series, r.dtype,
+                      r.cross, r.provenance.rfind("spread", 0) == 0 ? num(r.spread_rel) : r.provenance,
                       r.differing.empty() ? "none" : r.differing,
-                      std::isnan(r.catches)    ? "(all values zero)"
+                      std::isnan(r.catches)      ? "(all values zero)"
                       : std::isfinite(r.catches) ? fmt::format("{:.2g}%", 100 * r.catches)
                                                  : "(informational)");
   return md;
@@ -182,8 +202,9 @@ void write_tolerance_markdown(const std::filesystem::path& path, const std::vect
 
 void write_regen_markdown(const std::filesystem::path& path, const std::vector<RegenChange>& changes,
                           const std::vector<ToleranceRow>& tolerances) {
-  std::string md = "### trainproof regen\n\n| scenario | device | series | change | values changed | max rel diff |\n"
-                   "| --- | --- | --- | --- | --- | --- |\n";
+  std::string md =
+      "### trainproof regen\n\n| scenario | device | series | change | values changed | max rel diff |\n"
+      "| --- | --- | --- | --- | --- | --- |\n";
   size_t shown = 0;
   for (const auto& c : changes) {
     if (c.change == "unchanged") continue;
@@ -193,8 +214,9 @@ void write_regen_markdown(const std::filesystem::path& path, const std::vector<R
                       c.change == "changed" ? num(c.max_rel) : "");
   }
   if (!shown) md += "| | | | no series changed | | |\n";
-  md += fmt::format("\n{} series compared.\n\n#### Cross-environment tolerances (measured across execution paths)\n\n{}",
-                    changes.size(), tolerance_table(tolerances));
+  md +=
+      fmt::format("\n{} series compared.\n\n#### Cross-environment tolerances (measured across execution paths)\n\n{}",
+                  changes.size(), tolerance_table(tolerances));
   atomic_write_bytes(path, md);
 }
 

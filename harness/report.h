@@ -25,8 +25,13 @@ struct ReportEntry {
   ReportEntry() = default;
   ReportEntry(std::string scenario_, std::string device_, std::string kind_, std::string name_, std::string status_,
               std::string tolerance_, std::string detail_)
-      : scenario(std::move(scenario_)), device(std::move(device_)), kind(std::move(kind_)), name(std::move(name_)),
-        status(std::move(status_)), tolerance(std::move(tolerance_)), detail(std::move(detail_)) {}
+      : scenario(std::move(scenario_)),
+        device(std::move(device_)),
+        kind(std::move(kind_)),
+        name(std::move(name_)),
+        status(std::move(status_)),
+        tolerance(std::move(tolerance_)),
+        detail(std::move(detail_)) {}
   bool passed() const { return status == "pass" || status == "skipped"; }
 };
 

@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 #include <torch/cuda.h>
+#include <nlohmann/json.hpp>
 
 #include "harness/envelope.h"
 #include "harness/errors.h"
@@ -60,13 +60,17 @@ std::vector<ScenarioDef> resolve_scenarios(const std::vector<std::string>& names
   return out;
 }
 
-fs::path golden_path(const fs::path& dir, const std::string& scenario) { return dir / (scenario + ".h5"); }
+fs::path golden_path(const fs::path& dir, const std::string& scenario) {
+  return dir / (scenario + ".h5");
+}
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
@@ -221,7 +225,8 @@ int verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>& defs) {
         } else {
           const auto diffs = fingerprint_diff(g.fingerprint, run.recording->fingerprint);
           if (!noted)
-            for (const auto& d : diffs) summary[p].fingerprint.push_back(fmt::format("{}: {} -> {}", d.field, d.golden, d.current));
+            for (const auto& d : diffs)
+              summary[p].fingerprint.push_back(fmt::format("{}: {} -> {}", d.field, d.golden, d.current));
           noted = true;
           check_run(name, label, g, rec->second.trace, o.force_cross || is_cross_environment(diffs), report);
           auto& groups = classes[name];
@@ -339,8 +344,8 @@ int verify(const VerifyOptions& o) {
         continue;
       }
       if (!g->forced.empty())
-        report.fingerprint_notes.push_back(fmt::format("  {}/{}: the golden was written with regen --force over: {}",
-                                                       def.name, dev, g->forced));
+        report.fingerprint_notes.push_back(
+            fmt::format("  {}/{}: the golden was written with regen --force over: {}", def.name, dev, g->forced));
       const auto diffs = fingerprint_diff(g->fingerprint, current_fingerprint(c10::Device(dev)));
       for (const auto& d : diffs)
         report.fingerprint_notes.push_back(
@@ -351,7 +356,8 @@ int verify(const VerifyOptions& o) {
   }
   print_results(report.entries);
   if (!report.fingerprint_notes.empty()) {
-    fmt::print("\nfingerprint fields that differ from the golden's (the golden's cross-environment tolerances apply):\n");
+    fmt::print(
+        "\nfingerprint fields that differ from the golden's (the golden's cross-environment tolerances apply):\n");
     for (const auto& n : report.fingerprint_notes) fmt::print("{}\n", n);
   } else if (o.force_cross) {
     fmt::print("\n--cross: the golden's cross-environment tolerances applied on its own environment\n");
@@ -391,9 +397,10 @@ void describe_changes(const Trace* old_trace, const Trace& fresh, const std::str
       if (c.passed()) {
         what = "unchanged";
       } else if (c.verdict == Verdict::kFail) {
-        what = fmt::format("changed: {} of {} values, max abs {}, max rel {}, max ulp {}, first at [{}]: {:.9g} -> {:.9g}",
-                           c.divergent, c.golden_size, fmt_err(c.max_abs), fmt_err(c.max_rel), c.max_ulp,
-                           c.first_divergence, c.golden_value, c.observed_value);
+        what =
+            fmt::format("changed: {} of {} values, max abs {}, max rel {}, max ulp {}, first at [{}]: {:.9g} -> {:.9g}",
+                        c.divergent, c.golden_size, fmt_err(c.max_abs), fmt_err(c.max_rel), c.max_ulp,
+                        c.first_divergence, c.golden_value, c.observed_value);
       } else {
         what = "changed: " + c.detail;
       }
@@ -416,7 +423,8 @@ std::string paths_json(const std::vector<PathRun>& runs) {
   return j.dump();
 }
 
-void add_tolerance_rows(const std::string& scenario, const std::string& dev, const Trace& t, std::vector<ToleranceRow>& rows) {
+void add_tolerance_rows(const std::string& scenario, const std::string& dev, const Trace& t,
+                        std::vector<ToleranceRow>& rows) {
   for (const auto& s : t.series) {
     ToleranceRow r{scenario, dev, s.name, std::string(dtype_name(s.produced)), s.cross.str(), "", 0, "", 0};
     if (s.provenance) {
@@ -459,12 +467,14 @@ int regen(const RegenOptions& o) {
     // CUDA: one path (this GPU); its cross tolerances are the dtype floors until GPUs are compared.
     const auto paths = dev == "cpu" ? select_paths(cpu_paths(cpu_flags()), o.path_set)
                                     : std::vector<ExecPath>{{"native", "this GPU", {}}};
-    fmt::print("regen on {}: {} scenarios under {} execution paths ({}), safety factor {}\n", dev, names.size(),
-               paths.size(), [&] {
-                 std::vector<std::string> n;
-                 for (const auto& p : paths) n.push_back(p.name);
-                 return fmt::format("{}", fmt::join(n, ", "));
-               }(), factor);
+    fmt::print(
+        "regen on {}: {} scenarios under {} execution paths ({}), safety factor {}\n", dev, names.size(), paths.size(),
+        [&] {
+          std::vector<std::string> n;
+          for (const auto& p : paths) n.push_back(p.name);
+          return fmt::format("{}", fmt::join(n, ", "));
+        }(),
+        factor);
     TempDir work("regen");
     const auto runs = run_paths(paths, names, dev, work.path(), o.jobs);
     for (const auto& run : runs)
@@ -483,7 +493,8 @@ int regen(const RegenOptions& o) {
       Trace t = ref.trace;
       for (const auto& run : runs) {
         const ScenarioRecord& rec = run.recording->scenarios.at(def.name);
-        if (rec.status != ref.status) problems.push_back(fmt::format("on path {} it was {}: {}", run.path.name, rec.status, rec.reason));
+        if (rec.status != ref.status)
+          problems.push_back(fmt::format("on path {} it was {}: {}", run.path.name, rec.status, rec.reason));
         for (const auto& inv : rec.trace.invariants)
           if (!inv.held)
             problems.push_back(fmt::format("invariant '{}' is broken on path {}{}", inv.name, run.path.name,
@@ -494,10 +505,10 @@ int regen(const RegenOptions& o) {
         for (size_t p = 1; p < runs.size(); ++p)
           others.push_back({runs[p].path.name, runs[p].recording->scenarios.at(def.name).trace.find(s.name)});
         if (!measure_cross_tolerance(s, others, factor))
-          problems.push_back(fmt::format("series '{}' moves by {} on paths {} (x{} safety factor), beyond the ceiling {} "
-                                         "that the document's claim allows",
-                                         s.name, fmt_err(s.provenance->spread_abs), s.provenance->beyond, factor,
-                                         s.provenance->ceiling));
+          problems.push_back(fmt::format(
+              "series '{}' moves by {} on paths {} (x{} safety factor), beyond the ceiling {} "
+              "that the document's claim allows",
+              s.name, fmt_err(s.provenance->spread_abs), s.provenance->beyond, factor, s.provenance->ceiling));
       }
       auto o_it = old.find(def.name);
       const DeviceGolden* old_group = nullptr;
@@ -514,8 +525,10 @@ int regen(const RegenOptions& o) {
       }
       for (const auto& p : problems) fmt::print("    FORCED (--force): {}\n", p);
       if (!problems.empty())
-        fmt::print(stderr, "WARNING: {} on {}: written with --force although {} problem(s) would refuse it; the "
-                           "golden records them in its 'forced' attribute\n", def.name, dev, problems.size());
+        fmt::print(stderr,
+                   "WARNING: {} on {}: written with --force although {} problem(s) would refuse it; the "
+                   "golden records them in its 'forced' attribute\n",
+                   def.name, dev, problems.size());
       t.invariants.clear();
       GoldenFile& g = fresh.try_emplace(def.name, o_it != old.end() ? o_it->second : GoldenFile{}).first->second;
       g.devices[dev] = DeviceGolden{runs[0].recording->fingerprint, std::move(t), paths_json(runs),
@@ -539,8 +552,10 @@ int regen(const RegenOptions& o) {
   }
   if (!o.markdown.empty()) write_regen_markdown(o.markdown, changes, rows);
   if (!refused.empty()) {
-    fmt::print(stderr, "regen: refused to write the goldens of {}: a law is broken or a series moves beyond what its "
-                       "document claims (see REFUSED above)\n", fmt::join(refused, ", "));
+    fmt::print(stderr,
+               "regen: refused to write the goldens of {}: a law is broken or a series moves beyond what its "
+               "document claims (see REFUSED above)\n",
+               fmt::join(refused, ", "));
     return kExitMismatch;
   }
   return kExitOk;
@@ -574,19 +589,21 @@ int record(const std::vector<std::string>& scenarios, const std::string& device,
   return kExitOk;
 }
 
-int show_tolerances(const std::vector<std::string>& scenarios, const fs::path& golden_dir, const std::string& markdown) {
+int show_tolerances(const std::vector<std::string>& scenarios, const fs::path& golden_dir,
+                    const std::string& markdown) {
   std::vector<ToleranceRow> rows;
   for (const auto& def : resolve_scenarios(scenarios)) {
     const GoldenFile g = read_golden(golden_path(golden_dir, def.name));
     for (const auto& [dev, dg] : g.devices) add_tolerance_rows(def.name, dev, dg.trace, rows);
   }
-  fmt::print("{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}\n", "scenario", "dev", "series", "dtype", "catches", "cross tolerance",
-             "provenance");
+  fmt::print("{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}\n", "scenario", "dev", "series", "dtype", "catches",
+             "cross tolerance", "provenance");
   for (const auto& r : rows)
     fmt::print("{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}{}\n", r.scenario, r.device, r.series, r.dtype,
-               std::isnan(r.catches) ? "zeros" : std::isfinite(r.catches) ? fmt::format("{:.2g}", r.catches) : "-",
-               r.cross, r.provenance,
-               r.differing.empty() ? "" : "; differs on " + r.differing);
+               std::isnan(r.catches)      ? "zeros"
+               : std::isfinite(r.catches) ? fmt::format("{:.2g}", r.catches)
+                                          : "-",
+               r.cross, r.provenance, r.differing.empty() ? "" : "; differs on " + r.differing);
   if (!markdown.empty()) write_tolerance_markdown(markdown, rows);
   return kExitOk;
 }

@@ -29,10 +29,10 @@ struct VerifyOptions {
   std::string device = "all";
   std::filesystem::path golden_dir;
   std::string json, junit, html;
-  bool force_cross = false;       // apply the cross-environment tolerances even on the golden's machine
-  bool paths = false;             // run every scenario under each execution path, each in its own process
-  std::string path_set = "all";   // which paths (comma-separated names)
-  int jobs = 1;                   // path processes at a time
+  bool force_cross = false;      // apply the cross-environment tolerances even on the golden's machine
+  bool paths = false;            // run every scenario under each execution path, each in its own process
+  std::string path_set = "all";  // which paths (comma-separated names)
+  int jobs = 1;                  // path processes at a time
 };
 int verify(const VerifyOptions& o);
 
@@ -45,7 +45,7 @@ struct RegenOptions {
   std::string path_set = "all";
   int jobs = 1;
   double safety_factor = 0;  // 0: kDefaultSafetyFactor
-  bool force = false;         // write even what would be refused, and record that in the golden
+  bool force = false;        // write even what would be refused, and record that in the golden
 };
 int regen(const RegenOptions& o);
 

@@ -66,9 +66,9 @@ inline constexpr const char* kBeyondTheDocuments = "(beyond the documents: their
 // What is known of a scenario without running it: `trainproof list --json` prints it, and
 // the tests and CI filters are derived from it.
 struct ScenarioInfo {
-  std::string document;          // the title of the document it reproduces
-  bool multi_process = false;    // starts rank processes (ctest -L distributed runs it alone)
-  bool prints_document = true;   // its output opens with the document's printed lines
+  std::string document;         // the title of the document it reproduces
+  bool multi_process = false;   // starts rank processes (ctest -L distributed runs it alone)
+  bool prints_document = true;  // its output opens with the document's printed lines
   std::vector<NegativeControl> controls;
 };
 
@@ -102,15 +102,15 @@ Trace run_scenario(const ScenarioDef& def, c10::Device device, bool echo);
 
 }  // namespace trainproof
 
-#define TRAINPROOF_SCENARIO(NAME, SECTION)                                                         \
-  static ::trainproof::Trace trainproof_scenario_##NAME(::trainproof::RunContext& ctx);           \
-  [[maybe_unused]] static const bool trainproof_registered_##NAME =                               \
-      ::trainproof::Registry::instance().add({#NAME, SECTION, &trainproof_scenario_##NAME, {}});       \
+#define TRAINPROOF_SCENARIO(NAME, SECTION)                                                       \
+  static ::trainproof::Trace trainproof_scenario_##NAME(::trainproof::RunContext& ctx);          \
+  [[maybe_unused]] static const bool trainproof_registered_##NAME =                              \
+      ::trainproof::Registry::instance().add({#NAME, SECTION, &trainproof_scenario_##NAME, {}}); \
   static ::trainproof::Trace trainproof_scenario_##NAME(::trainproof::RunContext& ctx)
 
 // After the scenario, in its file:
 //   TRAINPROOF_SCENARIO_INFO(underflow, .document = "...",
 //                            .controls = {{"fp16-kept-in-float32", {"fp16(1e-8) == 0"}}});
-#define TRAINPROOF_SCENARIO_INFO(NAME, ...)                    \
+#define TRAINPROOF_SCENARIO_INFO(NAME, ...)                        \
   [[maybe_unused]] static const bool trainproof_described_##NAME = \
       ::trainproof::Registry::instance().describe(#NAME, ::trainproof::ScenarioInfo{__VA_ARGS__})

@@ -13,18 +13,28 @@ namespace trainproof {
 
 DType dtype_of(c10::ScalarType t) {
   switch (t) {
-    case c10::kDouble: return DType::kFloat64;
-    case c10::kFloat: return DType::kFloat32;
-    case c10::kHalf: return DType::kFloat16;
-    case c10::kBFloat16: return DType::kBFloat16;
-    case c10::kLong: return DType::kInt64;
-    case c10::kInt: return DType::kInt32;
-    case c10::kBool: return DType::kBool;
-    default: throw std::invalid_argument(fmt::format("trace: unsupported dtype {}", c10::toString(t)));
+    case c10::kDouble:
+      return DType::kFloat64;
+    case c10::kFloat:
+      return DType::kFloat32;
+    case c10::kHalf:
+      return DType::kFloat16;
+    case c10::kBFloat16:
+      return DType::kBFloat16;
+    case c10::kLong:
+      return DType::kInt64;
+    case c10::kInt:
+      return DType::kInt32;
+    case c10::kBool:
+      return DType::kBool;
+    default:
+      throw std::invalid_argument(fmt::format("trace: unsupported dtype {}", c10::toString(t)));
   }
 }
 
-std::string py_dtype(c10::ScalarType t) { return "torch." + std::string(dtype_name(dtype_of(t))); }
+std::string py_dtype(c10::ScalarType t) {
+  return "torch." + std::string(dtype_name(dtype_of(t)));
+}
 
 std::string py_scalar_repr(const torch::Tensor& scalar) {
   TORCH_CHECK(scalar.numel() == 1, "py_scalar_repr expects one value, got ", scalar.numel());

@@ -13,7 +13,7 @@
 namespace trainproof {
 
 DType dtype_of(c10::ScalarType t);
-std::string py_dtype(c10::ScalarType t);                 // "torch.float32"
+std::string py_dtype(c10::ScalarType t);                  // "torch.float32"
 std::string py_scalar_repr(const torch::Tensor& scalar);  // "tensor(1.0012e-08, dtype=torch.bfloat16)"
 
 // Records a tensor's values (flattened, moved to CPU) in the dtype they were produced in.

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
-#include <numeric>
 #include <iostream>
+#include <numeric>
 #include <thread>
 
 #include <fmt/format.h>
@@ -50,8 +50,10 @@ std::vector<int64_t> tokenize(const std::string& text) {
     word.clear();
   };
   for (unsigned char c : text) {
-    if (std::isalnum(c)) word += static_cast<char>(std::tolower(c));
-    else flush();
+    if (std::isalnum(c))
+      word += static_cast<char>(std::tolower(c));
+    else
+      flush();
   }
   flush();
   if (ids.empty()) ids.push_back(0);
@@ -64,7 +66,9 @@ void load_corpus(const fs::path& dir, std::vector<Doc>& train, std::vector<Doc>&
   for (int64_t label = 0; label < 3; ++label) {
     const fs::path p = dir / kCategories[label];
     std::ifstream in(p);
-    if (!in) throw BadInput(fmt::format("{}: corpus file not found (install the Debian package `fortunes`, or pass --corpus DIR)", p.string()));
+    if (!in)
+      throw BadInput(fmt::format(
+          "{}: corpus file not found (install the Debian package `fortunes`, or pass --corpus DIR)", p.string()));
     std::string line, entry;
     int64_t i = 0;
     auto add = [&] {
@@ -73,8 +77,10 @@ void load_corpus(const fs::path& dir, std::vector<Doc>& train, std::vector<Doc>&
       entry.clear();
     };
     while (std::getline(in, line)) {
-      if (line == "%") add();
-      else entry += line + "\n";
+      if (line == "%")
+        add();
+      else
+        entry += line + "\n";
     }
     add();
   }
@@ -98,7 +104,8 @@ Batch make_batch(const std::vector<Doc>& docs, const int64_t* idx, int64_t n, c1
 
 struct TextClfImpl : torch::nn::Module {
   TextClfImpl() {
-    emb = register_module("emb", torch::nn::EmbeddingBag(torch::nn::EmbeddingBagOptions(kVocab, kEmbed).mode(torch::kMean)));
+    emb = register_module("emb",
+                          torch::nn::EmbeddingBag(torch::nn::EmbeddingBagOptions(kVocab, kEmbed).mode(torch::kMean)));
     drop = register_module("drop", torch::nn::Dropout(0.1));
     fc = register_module("fc", torch::nn::Linear(kEmbed, 3));
   }
@@ -114,10 +121,12 @@ TORCH_MODULE(TextClf);
 // Everything a resume needs, beside the model and the optimizer's own state.
 struct Position {
   int64_t step = 0, epoch = 0, batch = 0;  // batch: the next batch of `epoch`
-  bool stopped = false;                     // early stopping fired
+  bool stopped = false;                    // early stopping fired
 };
 
-fs::path ckpt_path(const fs::path& dir, int64_t step) { return dir / fmt::format("ckpt-{:08d}.tpck", step); }
+fs::path ckpt_path(const fs::path& dir, int64_t step) {
+  return dir / fmt::format("ckpt-{:08d}.tpck", step);
+}
 
 std::vector<fs::path> checkpoints_newest_first(const fs::path& dir) {
   std::vector<fs::path> v;
@@ -146,19 +155,22 @@ void write_slowly(const fs::path& path, const std::string& bytes) {
 
 void save_file(const fs::path& path, const Checkpoint& ck, bool atomic) {
   const std::string bytes = ck.serialize();
-  if (atomic) atomic_replace(path, [&](const fs::path& tmp) { write_slowly(tmp, bytes); });
-  else write_slowly(path, bytes);  // the non-atomic-save sabotage
+  if (atomic)
+    atomic_replace(path, [&](const fs::path& tmp) { write_slowly(tmp, bytes); });
+  else
+    write_slowly(path, bytes);  // the non-atomic-save sabotage
 }
 
 }  // namespace
 
 int train_textclf(const TextClfOptions& o) {
-  static const char* const kSabotage[] = {"none", "drop-optimizer", "drop-scheduler", "drop-scaler", "drop-rng",
-                                          "drop-data-position", "non-atomic-save"};
+  static const char* const kSabotage[] = {"none",     "drop-optimizer",     "drop-scheduler", "drop-scaler",
+                                          "drop-rng", "drop-data-position", "non-atomic-save"};
   if (std::find(std::begin(kSabotage), std::end(kSabotage), o.sabotage) == std::end(kSabotage))
     throw BadInput(fmt::format("--sabotage: unknown mode '{}'", o.sabotage));
   const bool fp16 = o.amp == "fp16" || (o.amp == "auto" && o.device.is_cuda());
-  if (o.amp != "auto" && o.amp != "fp16" && o.amp != "bf16") throw BadInput(fmt::format("--amp: unknown '{}' (auto, bf16, fp16)", o.amp));
+  if (o.amp != "auto" && o.amp != "fp16" && o.amp != "bf16")
+    throw BadInput(fmt::format("--amp: unknown '{}' (auto, bf16, fp16)", o.amp));
   std::error_code ec;
   fs::create_directories(o.ckpt_dir, ec);
   if (ec) throw BadInput(fmt::format("{}: cannot create checkpoint folder: {}", o.ckpt_dir.string(), ec.message()));
@@ -190,10 +202,12 @@ int train_textclf(const TextClfOptions& o) {
       stopper.load(ck, "early_stopping");
       pos = {ck.integer("pos/step"), ck.integer("pos/epoch"), ck.integer("pos/batch"), ck.integer("pos/stopped") != 0};
       if (o.sabotage == "drop-data-position") pos.batch = 0;
-      fmt::print("resumed from {} (step {}, epoch {}, batch {})\n", path.filename().string(), pos.step, pos.epoch, pos.batch);
+      fmt::print("resumed from {} (step {}, epoch {}, batch {})\n", path.filename().string(), pos.step, pos.epoch,
+                 pos.batch);
       break;
     } catch (const BadInput& e) {
-      fmt::print(stderr, "trainproof: warning: damaged checkpoint {}: {}; trying the previous one\n", path.string(), e.what());
+      fmt::print(stderr, "trainproof: warning: damaged checkpoint {}: {}; trying the previous one\n", path.string(),
+                 e.what());
     }
   }
 
@@ -242,7 +256,8 @@ int train_textclf(const TextClfOptions& o) {
     auto gen = at::detail::createCPUGenerator(o.seed * 1000003 + static_cast<uint64_t>(pos.epoch));
     const torch::Tensor perm = torch::randperm(static_cast<int64_t>(train.size()), gen, torch::kLong);
     for (; pos.batch < batches_per_epoch && pos.step < o.steps; ++pos.batch) {
-      const int64_t start = pos.batch * kBatch, n = std::min<int64_t>(kBatch, static_cast<int64_t>(train.size()) - start);
+      const int64_t start = pos.batch * kBatch,
+                    n = std::min<int64_t>(kBatch, static_cast<int64_t>(train.size()) - start);
       const int64_t* idx = perm.data_ptr<int64_t>() + start;
       opt.zero_grad();
       double loss_sum = 0;
@@ -291,7 +306,8 @@ int train_textclf(const TextClfOptions& o) {
         save_file(o.ckpt_dir / "best.tpck", best, true);
       }
       pos.stopped = verdict == EarlyStopping::Verdict::kStop;
-      if (pos.stopped) fmt::print("early stopping: {} epochs without a new best (best {:.4f})\n", kPatience, stopper.best());
+      if (pos.stopped)
+        fmt::print("early stopping: {} epochs without a new best (best {:.4f})\n", kPatience, stopper.best());
       ++pos.epoch;
       pos.batch = 0;
     }
@@ -303,8 +319,9 @@ int train_textclf(const TextClfOptions& o) {
   final.put("val_loss", val_loss);
   final.put("val_acc", acc);
   save_file(o.ckpt_dir / "final.tpck", final, true);
-  fmt::print("finished at step {}: validation loss {:.4f}, validation accuracy {:.4f} ({} train / {} validation texts)\n",
-             pos.step, val_loss, acc, train.size(), val.size());
+  fmt::print(
+      "finished at step {}: validation loss {:.4f}, validation accuracy {:.4f} ({} train / {} validation texts)\n",
+      pos.step, val_loss, acc, train.size(), val.size());
   return kExitOk;
 }
 

@@ -15,8 +15,8 @@ namespace trainproof {
 struct TextClfOptions {
   std::filesystem::path ckpt_dir;
   std::filesystem::path corpus = "/usr/share/games/fortunes";  // Debian package `fortunes`
-  int64_t steps = 600;       // optimizer steps (early stopping usually ends it sooner)
-  int64_t ckpt_every = 25;   // optimizer steps between checkpoints
+  int64_t steps = 600;      // optimizer steps (early stopping usually ends it sooner)
+  int64_t ckpt_every = 25;  // optimizer steps between checkpoints
   c10::Device device = c10::Device("cpu");
   std::string amp = "auto";  // auto (bf16 on CPU, fp16 + GradScaler on CUDA), bf16, fp16
   uint64_t seed = 0;

@@ -27,15 +27,33 @@ double parse_number(std::string_view term, std::string_view arg) {
   return v;
 }
 
-bool bitwise_equal(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool bitwise_equal(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
 
 }  // namespace
 
-Tolerance Tolerance::ulp(uint64_t n) { Tolerance t; t.ulp_ = n; return t; }
-Tolerance Tolerance::abs(double a) { Tolerance t; t.abs_ = a; return t; }
-Tolerance Tolerance::rel(double r) { Tolerance t; t.rel_ = r; return t; }
+Tolerance Tolerance::ulp(uint64_t n) {
+  Tolerance t;
+  t.ulp_ = n;
+  return t;
+}
+Tolerance Tolerance::abs(double a) {
+  Tolerance t;
+  t.abs_ = a;
+  return t;
+}
+Tolerance Tolerance::rel(double r) {
+  Tolerance t;
+  t.rel_ = r;
+  return t;
+}
 
-Tolerance Tolerance::any() { Tolerance t; t.any_ = true; return t; }
+Tolerance Tolerance::any() {
+  Tolerance t;
+  t.any_ = true;
+  return t;
+}
 
 Tolerance Tolerance::operator|(const Tolerance& o) const {
   Tolerance t = *this;
@@ -47,7 +65,11 @@ Tolerance Tolerance::operator|(const Tolerance& o) const {
   return t;
 }
 
-Tolerance Tolerance::nan_ok() const { Tolerance t = *this; t.nan_ok_ = true; return t; }
+Tolerance Tolerance::nan_ok() const {
+  Tolerance t = *this;
+  t.nan_ok_ = true;
+  return t;
+}
 
 Tolerance Tolerance::parse(std::string_view text) {
   Tolerance t;
@@ -67,15 +89,16 @@ Tolerance Tolerance::parse(std::string_view text) {
       t.nan_ok_ = true;
     } else if (auto a = arg_of("ulp(")) {
       const double n = parse_number(term, *a);
-      if (n != std::floor(n)) throw std::invalid_argument(fmt::format("tolerance term '{}': ulp count must be an integer", term));
+      if (n != std::floor(n))
+        throw std::invalid_argument(fmt::format("tolerance term '{}': ulp count must be an integer", term));
       t.ulp_ = static_cast<uint64_t>(n);
     } else if (auto a = arg_of("abs(")) {
       t.abs_ = parse_number(term, *a);
     } else if (auto a = arg_of("rel(")) {
       t.rel_ = parse_number(term, *a);
     } else {
-      throw std::invalid_argument(fmt::format(
-          "tolerance: unknown term '{}' (expected exact, ulp(n), abs(a), rel(r), nan_ok or any)", term));
+      throw std::invalid_argument(
+          fmt::format("tolerance: unknown term '{}' (expected exact, ulp(n), abs(a), rel(r), nan_ok or any)", term));
     }
     if (sep == std::string_view::npos) break;
     rest = rest.substr(sep + 4);

@@ -12,11 +12,11 @@ void require_new(const Trace& t, const std::string& name) {
 }
 }  // namespace
 
-Series& Trace::add(std::string name, DType produced, std::vector<double> values, Tolerance tol,
-                   std::string unit) {
+Series& Trace::add(std::string name, DType produced, std::vector<double> values, Tolerance tol, std::string unit) {
   require_new(*this, name);
   if (is_integer(produced)) throw std::invalid_argument("series '" + name + "': add() takes float dtypes");
-  series.push_back(Series{std::move(name), produced, std::move(values), {}, tol, tol, std::move(unit), std::nullopt, std::nullopt});
+  series.push_back(
+      Series{std::move(name), produced, std::move(values), {}, tol, tol, std::move(unit), std::nullopt, std::nullopt});
   return series.back();
 }
 
@@ -24,7 +24,8 @@ Series& Trace::add_ints(std::string name, DType produced, std::vector<int64_t> v
                         std::string unit) {
   require_new(*this, name);
   if (!is_integer(produced)) throw std::invalid_argument("series '" + name + "': add_ints() takes integer dtypes");
-  series.push_back(Series{std::move(name), produced, {}, std::move(values), tol, tol, std::move(unit), std::nullopt, std::nullopt});
+  series.push_back(
+      Series{std::move(name), produced, {}, std::move(values), tol, tol, std::move(unit), std::nullopt, std::nullopt});
   return series.back();
 }
 

@@ -55,8 +55,7 @@ struct Trace {
   std::string output;  // the document-style lines the scenario printed
 
   // Adds a float series; `cross` defaults to the same-environment tolerance.
-  Series& add(std::string name, DType produced, std::vector<double> values, Tolerance tol = {},
-              std::string unit = "");
+  Series& add(std::string name, DType produced, std::vector<double> values, Tolerance tol = {}, std::string unit = "");
   Series& add_ints(std::string name, DType produced, std::vector<int64_t> values, Tolerance tol = {},
                    std::string unit = "");
   void check(std::string name, bool held, std::string detail);

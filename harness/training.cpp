@@ -11,11 +11,13 @@ double accumulation_weight(Accumulation rule, int64_t micro_size, int64_t count,
   const double by_count = 1.0 / static_cast<double>(count);
   const double by_size = static_cast<double>(micro_size) / static_cast<double>(total);
   switch (rule) {  // each fault computes one rule as another (negative controls, fault.h)
-    case Accumulation::kSum: return fault_injected("accumulation-sum-divided") ? by_count : 1.0;
+    case Accumulation::kSum:
+      return fault_injected("accumulation-sum-divided") ? by_count : 1.0;
     case Accumulation::kDivideByCount:
       if (fault_injected("accumulation-not-divided")) return 1.0;
       return fault_injected("accumulation-count-weighs-by-size") ? by_size : by_count;
-    case Accumulation::kWeightBySize: return fault_injected("accumulation-size-divides-by-count") ? by_count : by_size;
+    case Accumulation::kWeightBySize:
+      return fault_injected("accumulation-size-divides-by-count") ? by_count : by_size;
   }
   throw std::invalid_argument("accumulation_weight: unknown rule");
 }

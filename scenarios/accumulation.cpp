@@ -52,7 +52,8 @@ TRAINPROOF_SCENARIO(accumulation, "Gradient Accumulation") {
 }
 
 TRAINPROOF_SCENARIO_INFO(accumulation, .document = kBestPractices,
-                         .controls = {{"accumulation-not-divided", {"divided: matches the full batch"}},
-                                      {"accumulation-sum-divided", {"undivided: does not match", "undivided: ratio is 4"}}});
+                         .controls = {
+                             {"accumulation-not-divided", {"divided: matches the full batch"}},
+                             {"accumulation-sum-divided", {"undivided: does not match", "undivided: ratio is 4"}}});
 
 }  // namespace trainproof

@@ -66,7 +66,7 @@ TRAINPROOF_SCENARIO(amp_loop, "A Mixed-Precision Training Loop") {
       scaler.scale(loss).backward();  // multiplies by the scale when enabled
       scaler.unscale_(optimizer);     // back to true gradients before clipping
       const double n = clip_grad_norm_(model->parameters(), 1.0);
-      scaler.step(optimizer);         // skips the step if grads hold inf/NaN
+      scaler.step(optimizer);  // skips the step if grads hold inf/NaN
       scaler.update();
       step_losses.push_back(loss.item<float>());
       step_norms.push_back(static_cast<float>(n));

@@ -24,7 +24,8 @@ TRAINPROOF_SCENARIO(autocast_dtypes, "Mixed Precision: What autocast Changes") {
   torch::Tensor logits, loss;
   {
     const bool cast_instead = fault_injected("model-cast-to-amp-dtype");
-    AutocastGuard autocast(device.type(), ctx.amp_dtype(), /*enabled=*/!cast_instead && !fault_injected("autocast-not-entered"));
+    AutocastGuard autocast(device.type(), ctx.amp_dtype(),
+                           /*enabled=*/!cast_instead && !fault_injected("autocast-not-entered"));
     logits = model->forward(cast_instead ? x.to(ctx.amp_dtype()) : x);
     loss = torch::nn::functional::cross_entropy(logits, y);
   }
@@ -36,9 +37,10 @@ TRAINPROOF_SCENARIO(autocast_dtypes, "Mixed Precision: What autocast Changes") {
 
   Trace t;
   // The dtypes are the law and hold on any hardware: exact everywhere.
-  const std::vector<int64_t> codes = {
-      static_cast<int64_t>(dtype_of(fc1->weight.scalar_type())), static_cast<int64_t>(dtype_of(logits.scalar_type())),
-      static_cast<int64_t>(dtype_of(loss.scalar_type())), static_cast<int64_t>(dtype_of(fc1->weight.grad().scalar_type()))};
+  const std::vector<int64_t> codes = {static_cast<int64_t>(dtype_of(fc1->weight.scalar_type())),
+                                      static_cast<int64_t>(dtype_of(logits.scalar_type())),
+                                      static_cast<int64_t>(dtype_of(loss.scalar_type())),
+                                      static_cast<int64_t>(dtype_of(fc1->weight.grad().scalar_type()))};
   t.add_ints("dtype_codes_weights_logits_loss_grads", DType::kInt32, codes);
   // The values depend on the low-precision matmul kernels, which differ between ISAs and
   // GPUs: bitwise here, a few low-precision ulps (bf16 eps 2^-7) elsewhere, never 5%.
@@ -47,7 +49,8 @@ TRAINPROOF_SCENARIO(autocast_dtypes, "Mixed Precision: What autocast Changes") {
   t.check("weights float32", fc1->weight.scalar_type() == torch::kFloat, py_dtype(fc1->weight.scalar_type()));
   t.check("logits in the autocast dtype", logits.scalar_type() == ctx.amp_dtype(), py_dtype(logits.scalar_type()));
   t.check("loss float32", loss.scalar_type() == torch::kFloat, py_dtype(loss.scalar_type()));
-  t.check("grads float32", fc1->weight.grad().scalar_type() == torch::kFloat, py_dtype(fc1->weight.grad().scalar_type()));
+  t.check("grads float32", fc1->weight.grad().scalar_type() == torch::kFloat,
+          py_dtype(fc1->weight.grad().scalar_type()));
   return t;
 }
 

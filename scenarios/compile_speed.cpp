@@ -60,7 +60,8 @@ TRAINPROOF_SCENARIO(compile_speed, "torch.compile (AOTInductor in C++)") {
   auto fc3 = torch::nn::Linear(1024, 10);
   torch::nn::Sequential model(fc1, gelu1, fc2, gelu2, fc3);
   const Checkpoint ck = Checkpoint::load(weights);
-  if (!fault_injected("eager-weights-not-loaded")) load_module(ck, "model", *model);  // the exported model's own parameters
+  if (!fault_injected("eager-weights-not-loaded"))
+    load_module(ck, "model", *model);  // the exported model's own parameters
   model->to(device);
   model->eval();
   const auto x = ck.tensor("input").to(device);
@@ -107,10 +108,12 @@ TRAINPROOF_SCENARIO(compile_speed, "torch.compile (AOTInductor in C++)") {
   ctx.print("eager:    {:.3f} ms", e.median);
   ctx.print("compiled: {:.3f} ms", c.median);
   ctx.print("same result: {}", same ? "True" : "False");
-  ctx.print("  (compiled ahead of time by AOTInductor; loading the package and the first call here took {:.3f} s)", first_call_s);
-  ctx.print("  (medians of {} interleaved rounds of {} calls after a warm-up, {} threads; interquartile range "
-            "eager {:.3f}-{:.3f} ms, compiled {:.3f}-{:.3f} ms; eager/compiled {:.2f}x)",
-            kRounds, kCallsPerRound, at::get_num_threads(), e.p25, e.p75, c.p25, c.p75, e.median / c.median);
+  ctx.print("  (compiled ahead of time by AOTInductor; loading the package and the first call here took {:.3f} s)",
+            first_call_s);
+  ctx.print(
+      "  (medians of {} interleaved rounds of {} calls after a warm-up, {} threads; interquartile range "
+      "eager {:.3f}-{:.3f} ms, compiled {:.3f}-{:.3f} ms; eager/compiled {:.2f}x)",
+      kRounds, kCallsPerRound, at::get_num_threads(), e.p25, e.p75, c.p25, c.p75, e.median / c.median);
 
   // Negative control: one perturbed weight must break the same-result check.
   fc1->weight[0][0].add_(fault_injected("perturbation-below-tolerance") ? 1e-9 : 1e-2);

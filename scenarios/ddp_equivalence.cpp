@@ -1,14 +1,14 @@
 // Beyond one process: the accumulation laws across ranks. N ranks (each a process; Gloo on
-// CPU, NCCL with one GPU a rank on CUDA) compute gradients on their shards of one global batch and all-reduce them; the result
-// equals the single-process full-batch gradient and N-step accumulation for even shards,
-// and for uneven shards only with Practice p3's weighting by shard size.
+// CPU, NCCL with one GPU a rank on CUDA) compute gradients on their shards of one global batch and all-reduce them; the
+// result equals the single-process full-batch gradient and N-step accumulation for even shards, and for uneven shards
+// only with Practice p3's weighting by shard size.
 #include <torch/torch.h>
 
 #include "harness/checkpoint.h"
 #include "harness/distributed.h"
 #include "harness/scenario.h"
-#include "harness/tensors.h"
 #include "harness/temp_dir.h"
+#include "harness/tensors.h"
 #include "harness/training.h"
 
 namespace trainproof {
@@ -18,15 +18,18 @@ constexpr int64_t kTotal = 64;
 constexpr uint64_t kSeed = 0;
 
 // The data-parallel gradients (float64 and float32) of `world` ranks under `rule`.
-std::pair<torch::Tensor, torch::Tensor> data_parallel(const c10::Device& device, int world, bool uneven, const char* rule) {
+std::pair<torch::Tensor, torch::Tensor> data_parallel(const c10::Device& device, int world, bool uneven,
+                                                      const char* rule) {
   TempDir dir("ddp");
-  launch_ranks(world, {"--backend", backend_for(device), "--task", "grad", "--rule", rule, "--total", std::to_string(kTotal), "--seed", std::to_string(kSeed),
-                       "--out", dir.path().string(), uneven ? "--uneven" : "--even"},
+  launch_ranks(world,
+               {"--backend", backend_for(device), "--task", "grad", "--rule", rule, "--total", std::to_string(kTotal),
+                "--seed", std::to_string(kSeed), "--out", dir.path().string(), uneven ? "--uneven" : "--even"},
                dir.path());
   const Checkpoint r0 = Checkpoint::load(dir.path() / "rank0.tpck");
   for (int r = 1; r < world; ++r) {  // every rank holds the same all-reduced gradient
     const Checkpoint rr = Checkpoint::load(dir.path() / fmt::format("rank{}.tpck", r));
-    if (!bitwise_equal(rr.tensor("grad64"), r0.tensor("grad64")) || !bitwise_equal(rr.tensor("grad32"), r0.tensor("grad32")))
+    if (!bitwise_equal(rr.tensor("grad64"), r0.tensor("grad64")) ||
+        !bitwise_equal(rr.tensor("grad32"), r0.tensor("grad32")))
       throw std::runtime_error(fmt::format("rank {} holds a different all-reduced gradient than rank 0", r));
   }
   return {r0.tensor("grad64"), r0.tensor("grad32")};
@@ -34,7 +37,8 @@ std::pair<torch::Tensor, torch::Tensor> data_parallel(const c10::Device& device,
 
 // One process on `device`: the full batch, and `world`-step accumulation over the same
 // shards. Returned on the CPU, as the ranks' results are.
-std::pair<torch::Tensor, torch::Tensor> single_process(const c10::Device& device, int world, bool uneven, bool accumulate) {
+std::pair<torch::Tensor, torch::Tensor> single_process(const c10::Device& device, int world, bool uneven,
+                                                       bool accumulate) {
   GradProblem p = make_grad_problem(kTotal, kSeed, device);
   const auto b = shard_bounds(kTotal, world, uneven);
   std::vector<torch::Tensor> out;
@@ -67,13 +71,16 @@ TRAINPROOF_SCENARIO(ddp_equivalence, "Beyond one process: accumulation laws acro
     const auto [acc64, acc32] = single_process(device, world, false, true);
     const bool f32 = torch::allclose(dp32, full32, 1e-5, 1e-6), f64 = torch::allclose(dp64, full64, 1e-12, 1e-14);
     const bool acc = torch::allclose(dp64, acc64, 1e-12, 1e-14);
-    ctx.print("world {}, even shards:   all-reduced gradient matches the full batch: {} (float32 max abs diff {:.2g}, float64 {:.2g}); "
-              "equals {}-step accumulation: {}",
-              world, f32 && f64 ? "True" : "False", (dp32 - full32).abs().max().item<double>(),
-              (dp64 - full64).abs().max().item<double>(), world, acc ? "True" : "False");
+    ctx.print(
+        "world {}, even shards:   all-reduced gradient matches the full batch: {} (float32 max abs diff {:.2g}, "
+        "float64 {:.2g}); "
+        "equals {}-step accumulation: {}",
+        world, f32 && f64 ? "True" : "False", (dp32 - full32).abs().max().item<double>(),
+        (dp64 - full64).abs().max().item<double>(), world, acc ? "True" : "False");
     // Summation order differs between ranks and one process: float64 to ~1e-16, not bitwise.
     record(t, fmt::format("grad_world{}_even_float64", world), dp64);
-    t.check(fmt::format("world {} even: matches the full batch (float32 allclose, float64 to 1e-12)", world), f32 && f64, "");
+    t.check(fmt::format("world {} even: matches the full batch (float32 allclose, float64 to 1e-12)", world),
+            f32 && f64, "");
     t.check(fmt::format("world {} even: equals {}-step accumulation", world, world), acc, "");
 
     if (world == 1) {
@@ -82,7 +89,8 @@ TRAINPROOF_SCENARIO(ddp_equivalence, "Beyond one process: accumulation laws acro
     }
     const auto [mean64, mean32] = data_parallel(device, world, true, "mean");
     const auto [size64, size32] = data_parallel(device, world, true, "size");
-    const bool mean_ok = torch::allclose(mean64, full64, 1e-12, 1e-14), size_ok = torch::allclose(size64, full64, 1e-12, 1e-14);
+    const bool mean_ok = torch::allclose(mean64, full64, 1e-12, 1e-14),
+               size_ok = torch::allclose(size64, full64, 1e-12, 1e-14);
     ctx.print("world {}, uneven shards: divide by world matches: {}  weight by size matches: {}", world,
               mean_ok ? "True" : "False", size_ok ? "True" : "False");
     record(t, fmt::format("grad_world{}_uneven_by_size_float64", world), size64);
@@ -93,8 +101,9 @@ TRAINPROOF_SCENARIO(ddp_equivalence, "Beyond one process: accumulation laws acro
 }
 
 TRAINPROOF_SCENARIO_INFO(ddp_equivalence, .document = kBeyondTheDocuments, .multi_process = true,
-                         .controls = {{"ranks-read-the-same-shard", {"even: matches the full batch", "even: equals",
-                                                                     "weighting by shard size matches"}},
-                                      {"accumulation-count-weighs-by-size", {"dividing by the world size does not match"}}});
+                         .controls = {
+                             {"ranks-read-the-same-shard",
+                              {"even: matches the full batch", "even: equals", "weighting by shard size matches"}},
+                             {"accumulation-count-weighs-by-size", {"dividing by the world size does not match"}}});
 
 }  // namespace trainproof

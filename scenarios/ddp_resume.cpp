@@ -9,8 +9,8 @@
 #include "harness/checkpoint.h"
 #include "harness/distributed.h"
 #include "harness/scenario.h"
-#include "harness/tensors.h"
 #include "harness/temp_dir.h"
+#include "harness/tensors.h"
 
 namespace trainproof {
 namespace {
@@ -27,7 +27,8 @@ std::vector<torch::Tensor> finals(int world, const std::filesystem::path& dir) {
 }
 
 std::vector<std::string> train_args(const c10::Device& device, const std::filesystem::path& out, const char* sabotage) {
-  return {"--backend", backend_for(device), "--task", "train", "--steps", "24", "--ckpt-every", "4", "--out", out.string(), "--sabotage", sabotage};
+  return {"--backend", backend_for(device), "--task",     "train", "--steps", "24", "--ckpt-every", "4",
+          "--out",     out.string(),        "--sabotage", sabotage};
 }
 
 struct Run {
@@ -42,7 +43,8 @@ Run run(const c10::Device& device, int world, bool preempt, const char* sabotage
   const auto out = dir.path() / "ckpt";
   std::filesystem::create_directories(out);
   Run r;
-  if (preempt) launch_ranks(world, train_args(device, out, sabotage), dir.path() / "first", "saved checkpoint at step 12");
+  if (preempt)
+    launch_ranks(world, train_args(device, out, sabotage), dir.path() / "first", "saved checkpoint at step 12");
   const auto second = launch_ranks(world, train_args(device, out, sabotage), dir.path() / "second");
   r.resumed_mid_run = preempt;
   for (const auto& rank : second) {
@@ -81,7 +83,8 @@ TRAINPROOF_SCENARIO(ddp_resume, "Beyond one process: exact resume on every rank 
     t.check(fmt::format("world {}: resumed == uninterrupted on every rank (bitwise)", world), exact, "");
     if (world == worlds.front()) {
       const bool without_rng = all_equal(run(device, world, true, "drop-rng").params, uninterrupted[0]);
-      ctx.print("world {}: resumed without the ranks' RNG state == uninterrupted: {}", world, without_rng ? "True" : "False");
+      ctx.print("world {}: resumed without the ranks' RNG state == uninterrupted: {}", world,
+                without_rng ? "True" : "False");
       t.check("negative control: a resume without the ranks' RNG state diverges", !without_rng, "");
     }
   }

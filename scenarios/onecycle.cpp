@@ -24,7 +24,8 @@ TRAINPROOF_SCENARIO(onecycle, "Learning Rate Warmup: OneCycleLR") {
   Trace t;
   t.add("lr_per_step", DType::kFloat64, lr);
   t.add("beta1_per_step", DType::kFloat64, beta1);
-  t.check("starts at max_lr / 25 (ignores the optimizer's lr)", std::abs(lr[0] - 1e-2 / 25) < 1e-15, fmt::format("{:.17g}", lr[0]));
+  t.check("starts at max_lr / 25 (ignores the optimizer's lr)", std::abs(lr[0] - 1e-2 / 25) < 1e-15,
+          fmt::format("{:.17g}", lr[0]));
   t.check("ends far below the start", lr[99] < lr[0] / 1000, fmt::format("{:.3g}", lr[99]));
   return t;
 }

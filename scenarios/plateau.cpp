@@ -27,6 +27,7 @@ TRAINPROOF_SCENARIO(plateau, "Reduce on Plateau") {
 }
 
 TRAINPROOF_SCENARIO_INFO(plateau, .document = kBestPractices,
-                         .controls = {{"plateau-patience-off-by-one", {"halved at epoch 5", "halved again at epoch 9"}}});
+                         .controls = {
+                             {"plateau-patience-off-by-one", {"halved at epoch 5", "halved again at epoch 9"}}});
 
 }  // namespace trainproof

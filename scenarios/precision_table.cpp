@@ -27,6 +27,7 @@ TRAINPROOF_SCENARIO(precision_table, "Practice p1: 1 + 0.001 and 1000 + 1 per dt
 }
 
 TRAINPROOF_SCENARIO_INFO(precision_table, .document = kBestPractices,
-                         .controls = {{"bf16-computed-in-float32", {"bf16: 1 + 0.001 == 1", "bf16: 1000 + 1 == 1000"}}});
+                         .controls = {
+                             {"bf16-computed-in-float32", {"bf16: 1 + 0.001 == 1", "bf16: 1000 + 1 == 1000"}}});
 
 }  // namespace trainproof

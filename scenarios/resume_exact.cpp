@@ -9,8 +9,8 @@
 #include "harness/lr_scheduler.h"
 #include "harness/optim.h"
 #include "harness/scenario.h"
-#include "harness/tensors.h"
 #include "harness/temp_dir.h"
+#include "harness/tensors.h"
 
 namespace trainproof {
 namespace {
@@ -29,7 +29,8 @@ Run setup(torch::Device device, double dropout) {
   auto relu = torch::nn::ReLU();
   auto fc2 = torch::nn::Linear(32, 1);
   Run r{dropout > 0 ? torch::nn::Sequential(fc1, relu, torch::nn::Dropout(dropout), fc2)
-                    : torch::nn::Sequential(fc1, relu, fc2), nullptr, nullptr};
+                    : torch::nn::Sequential(fc1, relu, fc2),
+        nullptr, nullptr};
   r.model->to(device);
   if (fault_injected("dropout-left-in-eval-mode")) r.model->eval();  // the masks stop mattering
   r.opt = std::make_unique<AdamW>(r.model->parameters(), torch::optim::AdamWOptions(1e-2));
@@ -115,8 +116,10 @@ TRAINPROOF_SCENARIO(resume_exact, "Checkpoint and Resume — Exactly") {
   const torch::Tensor d_params = flat_parameters(*d.model);
   const Resumed with_rng = stop_and_resume(device, 0.1, true);
   const Resumed without_rng = stop_and_resume(device, 0.1, false);
-  ctx.print("dropout, RNG state saved:   resumed == uninterrupted: {}", bitwise_equal(d_params, with_rng.params) ? "True" : "False");
-  ctx.print("dropout, RNG state omitted: resumed == uninterrupted: {}", bitwise_equal(d_params, without_rng.params) ? "True" : "False");
+  ctx.print("dropout, RNG state saved:   resumed == uninterrupted: {}",
+            bitwise_equal(d_params, with_rng.params) ? "True" : "False");
+  ctx.print("dropout, RNG state omitted: resumed == uninterrupted: {}",
+            bitwise_equal(d_params, without_rng.params) ? "True" : "False");
   record(t, "params_dropout_uninterrupted", d_params);
   t.check("dropout: resumed with RNG state == uninterrupted", bitwise_equal(d_params, with_rng.params), "");
   t.check("dropout: resumed without RNG state != uninterrupted (negative control)",

@@ -24,10 +24,13 @@ TRAINPROOF_SCENARIO(underflow, "Why float16 Needs a Gradient Scaler") {
   const auto on = torch::TensorOptions().device(ctx.device());
   const double grad = 1e-8;  // a realistic tiny gradient value
   // The mistakes its checks catch, made on purpose under TRAINPROOF_INJECT_FAULT.
-  const auto fp16 = torch::tensor(grad, on.dtype(fault_injected("fp16-kept-in-float32") ? torch::kFloat : torch::kHalf));
-  const auto bf16 = torch::tensor(grad, on.dtype(fault_injected("bf16-made-float16") ? torch::kHalf : torch::kBFloat16));
-  const auto scaled = fault_injected("scaled-after-cast") ? torch::tensor(grad, on.dtype(torch::kHalf)) * 65536
-                                                          : torch::tensor(grad * 65536, on.dtype(torch::kHalf));  // scaled before casting
+  const auto fp16 =
+      torch::tensor(grad, on.dtype(fault_injected("fp16-kept-in-float32") ? torch::kFloat : torch::kHalf));
+  const auto bf16 =
+      torch::tensor(grad, on.dtype(fault_injected("bf16-made-float16") ? torch::kHalf : torch::kBFloat16));
+  const auto scaled = fault_injected("scaled-after-cast")
+                          ? torch::tensor(grad, on.dtype(torch::kHalf)) * 65536
+                          : torch::tensor(grad * 65536, on.dtype(torch::kHalf));  // scaled before casting
   ctx.line(py_scalar_repr(fp16));
   ctx.line(py_scalar_repr(bf16));
   ctx.line(py_scalar_repr(scaled));
@@ -56,15 +59,20 @@ TRAINPROOF_SCENARIO(underflow, "Why float16 Needs a Gradient Scaler") {
     auto dc = device_conversions();
     if (dc && fault_injected("device-conversions-differ")) dc->fp16_of_1e8 = 1e-8f;
     if (dc && fault_injected("device-finfo-differs")) dc->bf16_eps *= 2;
-    if (!dc) ctx.skip(cuda_compiled_in() ? "no CUDA device for the raw-CUDA check" : "raw-CUDA check not compiled in (no nvcc at configure time)");
+    if (!dc)
+      ctx.skip(cuda_compiled_in() ? "no CUDA device for the raw-CUDA check"
+                                  : "raw-CUDA check not compiled in (no nvcc at configure time)");
     t.add("device_fp16_bf16_scaled", DType::kFloat32, {dc->fp16_of_1e8, dc->bf16_of_1e8, dc->fp16_of_scaled});
     t.add("device_finfo_fp16_bf16", DType::kFloat32,
           {dc->fp16_max, dc->fp16_smallest_normal, dc->fp16_eps, dc->bf16_max, dc->bf16_smallest_normal, dc->bf16_eps});
-    t.check("device conversions equal the host's", dc->fp16_of_1e8 == fp16.item<float>() && dc->bf16_of_1e8 == bf16.item<float>() &&
-                                                       dc->fp16_of_scaled == scaled.item<float>(), "");
-    t.check("device finfo equals the host's", dc->fp16_max == max[0] && dc->fp16_smallest_normal == tiny[0] &&
-                                                  dc->fp16_eps == eps[0] && dc->bf16_max == max[1] &&
-                                                  dc->bf16_smallest_normal == tiny[1] && dc->bf16_eps == eps[1], "");
+    t.check("device conversions equal the host's",
+            dc->fp16_of_1e8 == fp16.item<float>() && dc->bf16_of_1e8 == bf16.item<float>() &&
+                dc->fp16_of_scaled == scaled.item<float>(),
+            "");
+    t.check("device finfo equals the host's",
+            dc->fp16_max == max[0] && dc->fp16_smallest_normal == tiny[0] && dc->fp16_eps == eps[0] &&
+                dc->bf16_max == max[1] && dc->bf16_smallest_normal == tiny[1] && dc->bf16_eps == eps[1],
+            "");
   }
   t.check("fp16(1e-8) == 0", fp16.item<double>() == 0.0, py_scalar_repr(fp16));
   t.check("bf16(1e-8) != 0", bf16.item<double>() != 0.0, py_scalar_repr(bf16));

@@ -9,8 +9,8 @@
 #include "harness/checkpoint.h"
 #include "harness/errors.h"
 #include "harness/lr_scheduler.h"
-#include "harness/tensors.h"
 #include "harness/temp_dir.h"
+#include "harness/tensors.h"
 
 namespace trainproof {
 namespace {
@@ -114,7 +114,8 @@ TEST(CheckpointTest, FuzzCorpusLoadsOrIsBadInput) {
     std::ifstream in(e.path(), std::ios::binary);
     const std::string raw((std::istreambuf_iterator<char>(in)), {});
     if (raw.empty()) continue;
-    const std::string bytes = raw[0] & 1 ? raw.substr(1) : checkpoint_file_from_payload(std::string_view(raw).substr(1));
+    const std::string bytes =
+        raw[0] & 1 ? raw.substr(1) : checkpoint_file_from_payload(std::string_view(raw).substr(1));
     try {
       Checkpoint::deserialize(bytes, e.path().string());
     } catch (const BadInput&) {

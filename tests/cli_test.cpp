@@ -1,7 +1,6 @@
 // The trainproof CLI end to end: exit codes (0 pass, 1 mismatch, 2 bad input) and the
 // messages that name the file, the series and the first divergent index.
 #include <hdf5.h>
-#include <sys/wait.h>
 
 #include <cmath>
 #include <cstdio>
@@ -11,28 +10,16 @@
 #include <gtest/gtest.h>
 
 #include "harness/temp_dir.h"
+#include "tests/support/hdf5_patch.h"
+#include "tests/support/run_cli.h"
 
 namespace trainproof {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string output;  // stdout and stderr together
-};
-
-Result trainproof(const std::string& args) {
-  const char* bin = std::getenv("TRAINPROOF_BIN");
-  if (!bin) throw std::runtime_error("TRAINPROOF_BIN is not set (run through ctest)");
-  const std::string cmd = std::string(bin) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), out};
-}
+using Result = testing::CliResult;
+Result trainproof(const std::string& args) { return testing::run_cli(args); }
 
 // A private copy of the committed goldens for the scenarios these tests use.
 class CliTest : public ::testing::Test {
@@ -47,6 +34,12 @@ class CliTest : public ::testing::Test {
   TempDir dir_{"cli"};
   fs::path golden_;
 };
+
+TEST_F(CliTest, VersionIsTheProjectVersion) {
+  const Result r = trainproof("--version");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(r.output, "trainproof " TRAINPROOF_PROJECT_VERSION "\n");
+}
 
 TEST_F(CliTest, VerifyPassesOnTheCommittedGoldens) {
   const Result r = trainproof("verify underflow precision_table --device cpu" + g());
@@ -131,25 +124,6 @@ TEST_F(CliTest, RegenDryRunWritesNothingAndRegenRoundTrips) {
 }
 
 // Rewrites one string attribute of a dataset in a golden, as a reviewer with h5py might.
-void set_dataset_attr(const fs::path& file, const char* dataset, const char* name, const char* value) {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-  ASSERT_GE(f, 0);
-  hid_t ds = H5Dopen2(f, dataset, H5P_DEFAULT);
-  ASSERT_GE(ds, 0);
-  H5Adelete(ds, name);
-  hid_t type = H5Tcopy(H5T_C_S1);
-  H5Tset_size(type, H5T_VARIABLE);
-  hid_t space = H5Screate(H5S_SCALAR);
-  hid_t attr = H5Acreate2(ds, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  ASSERT_GE(H5Awrite(attr, type, &value), 0);
-  H5Aclose(attr);
-  H5Sclose(space);
-  H5Tclose(type);
-  H5Dclose(ds);
-  H5Fclose(f);
-}
-
 // Moves finfo_eps[1] (float16's epsilon, 2^-10) up by one float64 ulp.
 void nudge_finfo_eps(const fs::path& file) {
   hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
@@ -170,27 +144,28 @@ TEST_F(CliTest, VerifyAppliesTheGoldensStoredTolerances) {
   ASSERT_EQ(trainproof("regen underflow --device cpu --path-set native" + g()).code, 0);
   const fs::path p = golden_ / "underflow.h5";
   nudge_finfo_eps(p);
-  set_dataset_attr(p, "cpu/finfo_eps", "tolerance", "exact");
+  testing::set_string_attr(p, "cpu/finfo_eps", "tolerance", "exact");
   EXPECT_EQ(trainproof("verify underflow --device cpu" + g()).code, 1);
-  set_dataset_attr(p, "cpu/finfo_eps", "tolerance", "ulp(2)");
+  testing::set_string_attr(p, "cpu/finfo_eps", "tolerance", "ulp(2)");
   const Result r = trainproof("verify underflow --device cpu" + g());
   EXPECT_EQ(r.code, 0) << r.output;
   // --cross applies tolerance_cross instead, even on the golden's own machine.
-  set_dataset_attr(p, "cpu/finfo_eps", "tolerance_cross", "exact");
+  testing::set_string_attr(p, "cpu/finfo_eps", "tolerance_cross", "exact");
   EXPECT_EQ(trainproof("verify underflow --device cpu --cross" + g()).code, 1);
-  set_dataset_attr(p, "cpu/finfo_eps", "tolerance_cross", "ulp(1)");
+  testing::set_string_attr(p, "cpu/finfo_eps", "tolerance_cross", "ulp(1)");
   EXPECT_EQ(trainproof("verify underflow --device cpu --cross" + g()).code, 0);
 }
 
 TEST_F(CliTest, VerifyPathsReportsEachPathAndTheirAgreement) {
-  Result r = trainproof("verify underflow precision_table --device cpu --paths --path-set threads-1,aten-default" + g());
+  Result r =
+      trainproof("verify underflow precision_table --device cpu --paths --path-set threads-1,aten-default" + g());
   EXPECT_EQ(r.code, 0) << r.output;
   for (const char* line : {"native ", "threads-1 ", "aten-default ", "agreement between paths", "3 paths, "})
     EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
   // Negative control: a golden value off by more than its cross tolerance fails on every
   // path that applies it, and the failing paths are named.
   nudge_finfo_eps(golden_ / "underflow.h5");
-  set_dataset_attr(golden_ / "underflow.h5", "cpu/finfo_eps", "tolerance_cross", "exact");
+  testing::set_string_attr(golden_ / "underflow.h5", "cpu/finfo_eps", "tolerance_cross", "exact");
   r = trainproof("verify underflow --device cpu --paths --path-set threads-1" + g());
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_NE(r.output.find("cpu@threads-1"), std::string::npos) << r.output;
@@ -227,7 +202,8 @@ TEST_F(CliTest, RegenRefusesAScenarioWhoseInvariantBreaks) {
 // A golden written before tolerances were measured (schema 1) still verifies, and
 // `tolerances` says its cross tolerances were declared, not measured.
 TEST_F(CliTest, SchemaOneGoldenStillVerifies) {
-  fs::copy_file("tests/data/golden_schema1/underflow.h5", golden_ / "underflow.h5", fs::copy_options::overwrite_existing);
+  fs::copy_file("tests/data/golden_schema1/underflow.h5", golden_ / "underflow.h5",
+                fs::copy_options::overwrite_existing);
   Result r = trainproof("verify underflow --device cpu" + g());
   EXPECT_EQ(r.code, 0) << r.output;
   r = trainproof("tolerances underflow" + g());

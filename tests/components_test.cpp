@@ -106,7 +106,7 @@ TEST(ShuffledBatchesTest, DrawsTwoSeedsFromTheGlobalGeneratorLikeDataLoader) {
   const auto order = torch::cat(ShuffledBatches(10, 4).epoch());
   const auto after = torch::rand({1});
   torch::manual_seed(3);
-  torch::empty({}, torch::kLong).random_();  // the iterator's base seed
+  torch::empty({}, torch::kLong).random_();                                       // the iterator's base seed
   const int64_t seed = torch::empty({}, torch::kLong).random_().item<int64_t>();  // RandomSampler's
   auto gen = at::detail::createCPUGenerator(static_cast<uint64_t>(seed));
   EXPECT_TRUE(torch::equal(order, torch::randperm(10, gen, torch::kLong)));

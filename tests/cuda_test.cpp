@@ -57,7 +57,8 @@ std::vector<std::string> names() {
   for (const auto& d : Registry::instance().all()) n.push_back(d.name);
   return n;
 }
-INSTANTIATE_TEST_SUITE_P(All, CudaScenarioTest, ::testing::ValuesIn(names()), [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(All, CudaScenarioTest, ::testing::ValuesIn(names()),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace trainproof

@@ -35,7 +35,9 @@ std::vector<fs::path> goldens() {
   return out;
 }
 
-bool informational(const Series& s) { return s.cross.is_any(); }
+bool informational(const Series& s) {
+  return s.cross.is_any();
+}
 
 // The index where a relative change is caught soonest (index 0 in a series of zeros).
 size_t tightest_index(const Series& s) {
@@ -53,7 +55,9 @@ size_t tightest_index(const Series& s) {
   return best;
 }
 
-double stored(double v, DType d) { return storage_of(d) == Storage::kF32 ? static_cast<double>(static_cast<float>(v)) : v; }
+double stored(double v, DType d) {
+  return storage_of(d) == Storage::kF32 ? static_cast<double>(static_cast<float>(v)) : v;
+}
 
 // Moves value `i` of `s` up by k times its allowance (as stored in a golden); returns k.
 // With `beyond`, k grows from just over 1 until the series' cross tolerance rejects it.
@@ -162,7 +166,8 @@ TEST(DetectionTest, VerifyCatchesPlantedChangesEndToEnd) {
     write_golden(dir.path() / path.filename(), g);
   }
   const fs::path report = dir.path() / "report.json";
-  const Result r = trainproof("verify --device cpu --cross --golden " + dir.path().string() + " --json " + report.string());
+  const Result r =
+      trainproof("verify --device cpu --cross --golden " + dir.path().string() + " --json " + report.string());
   EXPECT_EQ(r.code, 1) << r.output;
   std::ifstream in(report);
   const auto j = nlohmann::json::parse(in);

@@ -12,26 +12,21 @@
 #include "harness/distributed.h"
 #include "harness/errors.h"
 #include "harness/temp_dir.h"
+#include "tests/support/scoped_env.h"
 
 namespace trainproof {
 namespace {
 
 torch::Tensor data_parallel_grad(int world, uint64_t seed, bool uneven) {
   TempDir dir("ddp-test");
-  launch_ranks(world, {"--task", "grad", "--rule", "size", "--total", "60", "--seed", std::to_string(seed), "--out",
-                       dir.path().string(), uneven ? "--uneven" : "--even"},
+  launch_ranks(world,
+               {"--task", "grad", "--rule", "size", "--total", "60", "--seed", std::to_string(seed), "--out",
+                dir.path().string(), uneven ? "--uneven" : "--even"},
                dir.path());
   return Checkpoint::load(dir.path() / "rank0.tpck").tensor("grad64");
 }
 
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
-  ~ScopedEnv() { unsetenv(name_); }
-
- private:
-  const char* name_;
-};
+using testing::ScopedEnv;
 
 TEST(DistributedTest, ResultDoesNotDependOnRankCount) {
   for (uint64_t seed : {0u, 7u})
@@ -86,8 +81,8 @@ TEST(DistributedTest, RankCountsFollowTheDevice) {
   using W = std::vector<int>;
   EXPECT_EQ(data_parallel_worlds(c10::Device("cpu"), 0), (W{2, 4}));
   EXPECT_EQ(data_parallel_worlds(c10::Device("cpu"), 8), (W{2, 4}));  // CPU ranks are processes, not GPUs
-  EXPECT_EQ(data_parallel_worlds(c10::Device("cuda"), 1), (W{1}));     // one GPU: N=1
-  EXPECT_EQ(data_parallel_worlds(c10::Device("cuda"), 3), (W{2}));     // NCCL: one rank per GPU
+  EXPECT_EQ(data_parallel_worlds(c10::Device("cuda"), 1), (W{1}));    // one GPU: N=1
+  EXPECT_EQ(data_parallel_worlds(c10::Device("cuda"), 3), (W{2}));    // NCCL: one rank per GPU
   EXPECT_EQ(data_parallel_worlds(c10::Device("cuda"), 8), (W{2, 4}));
   EXPECT_EQ(backend_for(c10::Device("cpu")), "gloo");
   EXPECT_EQ(backend_for(c10::Device("cuda")), "nccl");
@@ -114,8 +109,9 @@ TEST(DistributedTest, NcclRanksAverageGradientsOnTheGpus) {
   const auto one = data_parallel_grad(1, 0, true);  // Gloo on CPU
   for (int world : worlds) {
     TempDir dir("ddp-test");
-    launch_ranks(world, {"--backend", "nccl", "--task", "grad", "--rule", "size", "--total", "60", "--seed", "0", "--out",
-                         dir.path().string(), "--uneven"},
+    launch_ranks(world,
+                 {"--backend", "nccl", "--task", "grad", "--rule", "size", "--total", "60", "--seed", "0", "--out",
+                  dir.path().string(), "--uneven"},
                  dir.path());
     EXPECT_TRUE(torch::allclose(Checkpoint::load(dir.path() / "rank0.tpck").tensor("grad64"), one, 1e-12, 1e-14))
         << "world " << world;

@@ -15,6 +15,8 @@
 #include "harness/errors.h"
 #include "harness/golden_store.h"
 #include "harness/temp_dir.h"
+#include "tests/support/bad_input.h"
+#include "tests/support/hdf5_patch.h"
 
 namespace trainproof {
 namespace {
@@ -116,9 +118,8 @@ TEST(GoldenStoreTest, InterruptedWriteLeavesTheOldFileIntact) {
 
 TEST(GoldenStoreTest, MissingFileIsBadInput) {
   TempDir dir("golden");
-  const std::string m = bad_input_message(dir.path() / "nope.h5");
-  EXPECT_NE(m.find("nope.h5"), std::string::npos) << m;
-  EXPECT_NE(m.find("not found"), std::string::npos) << m;
+  EXPECT_BAD_INPUT(read_golden(dir.path() / "nope.h5"), "nope.h5");
+  EXPECT_BAD_INPUT(read_golden(dir.path() / "nope.h5"), "not found");
 }
 
 TEST(GoldenStoreTest, NonHdf5AndEmptyFilesAreBadInput) {
@@ -160,17 +161,6 @@ class MalformedGolden : public ::testing::Test {
     H5Fclose(file_);
     return bad_input_message(path_);
   }
-  void set_string_attr(hid_t obj, const char* name, const char* value) {
-    H5Adelete(obj, name);
-    hid_t type = H5Tcopy(H5T_C_S1);
-    H5Tset_size(type, H5T_VARIABLE);
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-    H5Awrite(attr, type, &value);
-    H5Aclose(attr);
-    H5Sclose(space);
-    H5Tclose(type);
-  }
   TempDir dir_{"golden"};
   fs::path path_;
   hid_t file_ = -1;
@@ -199,7 +189,7 @@ TEST_F(MalformedGolden, UnknownDeviceGroup) {
 
 TEST_F(MalformedGolden, UnknownDType) {
   hid_t ds = H5Dopen2(file_, "cpu/f32", H5P_DEFAULT);
-  set_string_attr(ds, "dtype_produced", "float8");
+  testing::set_string_attr(ds, "dtype_produced", "float8");
   H5Dclose(ds);
   const std::string m = close_and_read();
   EXPECT_NE(m.find("dataset /cpu/f32"), std::string::npos) << m;
@@ -208,7 +198,7 @@ TEST_F(MalformedGolden, UnknownDType) {
 
 TEST_F(MalformedGolden, StorageDisagreesWithDType) {
   hid_t ds = H5Dopen2(file_, "cpu/f64", H5P_DEFAULT);
-  set_string_attr(ds, "dtype_produced", "int64");
+  testing::set_string_attr(ds, "dtype_produced", "int64");
   H5Dclose(ds);
   const std::string m = close_and_read();
   EXPECT_NE(m.find("must be stored as int64"), std::string::npos) << m;
@@ -216,7 +206,7 @@ TEST_F(MalformedGolden, StorageDisagreesWithDType) {
 
 TEST_F(MalformedGolden, BadToleranceText) {
   hid_t ds = H5Dopen2(file_, "cpu/f32", H5P_DEFAULT);
-  set_string_attr(ds, "tolerance", "roughly");
+  testing::set_string_attr(ds, "tolerance", "roughly");
   H5Dclose(ds);
   const std::string m = close_and_read();
   EXPECT_NE(m.find("roughly"), std::string::npos) << m;
@@ -226,8 +216,8 @@ TEST_F(MalformedGolden, TwoDimensionalDataset) {
   hsize_t dims[2] = {2, 2};
   hid_t space = H5Screate_simple(2, dims, nullptr);
   hid_t ds = H5Dcreate2(file_, "cpu/matrix", H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  set_string_attr(ds, "dtype_produced", "float32");
-  set_string_attr(ds, "tolerance", "exact");
+  testing::set_string_attr(ds, "dtype_produced", "float32");
+  testing::set_string_attr(ds, "tolerance", "exact");
   H5Dclose(ds);
   H5Sclose(space);
   const std::string m = close_and_read();
@@ -237,7 +227,7 @@ TEST_F(MalformedGolden, TwoDimensionalDataset) {
 
 TEST_F(MalformedGolden, FingerprintIsNotJson) {
   hid_t g = H5Gopen2(file_, "cpu", H5P_DEFAULT);
-  set_string_attr(g, "fingerprint", "{not json");
+  testing::set_string_attr(g, "fingerprint", "{not json");
   H5Gclose(g);
   const std::string m = close_and_read();
   EXPECT_NE(m.find("fingerprint"), std::string::npos) << m;
@@ -270,7 +260,7 @@ namespace {
 
 TEST_F(MalformedGolden, ProvenanceOfTheWrongType) {
   hid_t ds = H5Dopen2(file_, "cpu/measured", H5P_DEFAULT);
-  set_string_attr(ds, "cross_spread_abs", "large");
+  testing::set_string_attr(ds, "cross_spread_abs", "large");
   H5Dclose(ds);
   const std::string m = close_and_read();
   EXPECT_NE(m.find("dataset /cpu/measured: attribute 'cross_spread_abs' must be a float"), std::string::npos) << m;
@@ -278,7 +268,7 @@ TEST_F(MalformedGolden, ProvenanceOfTheWrongType) {
 
 TEST_F(MalformedGolden, PathsMeasuredIsNotJson) {
   hid_t g = H5Gopen2(file_, "cpu", H5P_DEFAULT);
-  set_string_attr(g, "paths_measured", "[native");
+  testing::set_string_attr(g, "paths_measured", "[native");
   H5Gclose(g);
   const std::string m = close_and_read();
   EXPECT_NE(m.find("attribute 'paths_measured' is not valid JSON"), std::string::npos) << m;

@@ -42,8 +42,8 @@ LrCurveSpec spec_of(const std::string& kind, const nlohmann::json& a) {
   } else if (kind == "plateau") {
     s.lr = a["lr"];
     s.plateau.mode = a["mode"] == "max" ? PlateauOptions::Mode::kMax : PlateauOptions::Mode::kMin;
-    s.plateau.threshold_mode = a["threshold_mode"] == "abs" ? PlateauOptions::ThresholdMode::kAbs
-                                                           : PlateauOptions::ThresholdMode::kRel;
+    s.plateau.threshold_mode =
+        a["threshold_mode"] == "abs" ? PlateauOptions::ThresholdMode::kAbs : PlateauOptions::ThresholdMode::kRel;
     s.plateau.patience = a["patience"];
     s.plateau.factor = a["factor"];
     s.plateau.threshold = a["threshold"];
@@ -121,7 +121,9 @@ TEST(LrSchedulerTest, EverySchedulerResumesFromSavedStateAndNotWithoutIt) {
   auto lambda = [](auto& o) { return std::make_unique<LambdaLR>(o, warmup_cosine(10, 50)); };
   auto cosine = [](auto& o) { return std::make_unique<CosineAnnealingLR>(o, 7, 1e-3); };
   auto step = [](auto& o) { return std::make_unique<StepLR>(o, 5, 0.5); };
-  auto onecycle = [](auto& o) { return std::make_unique<OneCycleLR>(o, OneCycleOptions{.max_lr = 0.2, .total_steps = 60}); };
+  auto onecycle = [](auto& o) {
+    return std::make_unique<OneCycleLR>(o, OneCycleOptions{.max_lr = 0.2, .total_steps = 60});
+  };
   EXPECT_TRUE(resumes_identically(lambda, 50, 23, true));
   EXPECT_TRUE(resumes_identically(cosine, 40, 11, true));
   EXPECT_TRUE(resumes_identically(step, 30, 12, true));
@@ -134,7 +136,9 @@ TEST(LrSchedulerTest, EverySchedulerResumesFromSavedStateAndNotWithoutIt) {
 
 TEST(LrSchedulerTest, PlateauResumesFromSavedState) {
   const std::vector<double> metrics = {0.9, 0.7, 0.6, 0.61, 0.6, 0.62, 0.55, 0.56, 0.57, 0.58, 0.56, 0.6, 0.61, 0.62};
-  auto make = [](auto& opt) { return ReduceLROnPlateau(opt, PlateauOptions{.factor = 0.5, .patience = 2, .cooldown = 1}); };
+  auto make = [](auto& opt) {
+    return ReduceLROnPlateau(opt, PlateauOptions{.factor = 0.5, .patience = 2, .cooldown = 1});
+  };
   torch::nn::Linear m(2, 1);
   AdamW a(m->parameters(), torch::optim::AdamWOptions(1e-3));
   auto full = make(a);

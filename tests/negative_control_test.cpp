@@ -55,9 +55,13 @@ Verdicts verify(const std::string& scenario, const std::string& device, const st
 }
 
 // An invariant is named by a control when the control's text is part of its name.
-bool names(const std::string& part, const std::string& invariant) { return invariant.find(part) != std::string::npos; }
+bool names(const std::string& part, const std::string& invariant) {
+  return invariant.find(part) != std::string::npos;
+}
 
-bool device_present(const std::string& device) { return device == "cpu" || torch::cuda::is_available(); }
+bool device_present(const std::string& device) {
+  return device == "cpu" || torch::cuda::is_available();
+}
 
 // ---- each control breaks what it names ---------------------------------------------------
 
@@ -66,7 +70,9 @@ struct Control {
   NegativeControl control;
 };
 
-void PrintTo(const Control& c, std::ostream* os) { *os << c.scenario << " with " << c.control.fault; }
+void PrintTo(const Control& c, std::ostream* os) {
+  *os << c.scenario << " with " << c.control.fault;
+}
 
 class NegativeControlTest : public ::testing::TestWithParam<Control> {};
 
@@ -107,7 +113,9 @@ INSTANTIATE_TEST_SUITE_P(All, NegativeControlTest, ::testing::ValuesIn(controls(
 
 }  // namespace
 
-void PrintTo(const ScenarioDef& d, std::ostream* os) { *os << d.name; }
+void PrintTo(const ScenarioDef& d, std::ostream* os) {
+  *os << d.name;
+}
 
 namespace {
 

@@ -16,8 +16,8 @@
 #include "harness/grad_scaler.h"
 #include "harness/lr_scheduler.h"
 #include "harness/optim.h"
-#include "harness/tensors.h"
 #include "harness/temp_dir.h"
+#include "harness/tensors.h"
 #include "harness/training.h"
 
 namespace trainproof {
@@ -50,18 +50,33 @@ struct Loop {
     auto fc1 = torch::nn::Linear(6, 8);
     auto relu = torch::nn::ReLU();
     auto fc2 = torch::nn::Linear(8, 2);
-    model = c.dropout ? torch::nn::Sequential(fc1, relu, torch::nn::Dropout(0.3), fc2) : torch::nn::Sequential(fc1, relu, fc2);
+    model = c.dropout ? torch::nn::Sequential(fc1, relu, torch::nn::Dropout(0.3), fc2)
+                      : torch::nn::Sequential(fc1, relu, fc2);
     const auto params = model->parameters();
     switch (c.opt) {
-      case Opt::kSgdMomentum: opt = std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(0.05).momentum(0.9)); break;
-      case Opt::kAdam: opt = std::make_unique<torch::optim::Adam>(params, torch::optim::AdamOptions(0.01)); break;
-      case Opt::kAdamW: opt = std::make_unique<AdamW>(params, torch::optim::AdamWOptions(0.01)); break;
+      case Opt::kSgdMomentum:
+        opt = std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(0.05).momentum(0.9));
+        break;
+      case Opt::kAdam:
+        opt = std::make_unique<torch::optim::Adam>(params, torch::optim::AdamOptions(0.01));
+        break;
+      case Opt::kAdamW:
+        opt = std::make_unique<AdamW>(params, torch::optim::AdamWOptions(0.01));
+        break;
     }
     switch (c.sched) {
-      case Sched::kWarmupCosine: sched = std::make_unique<LambdaLR>(*opt, warmup_cosine(3, c.total + 1)); break;
-      case Sched::kStep: sched = std::make_unique<StepLR>(*opt, 2, 0.5); break;
-      case Sched::kCosine: sched = std::make_unique<CosineAnnealingLR>(*opt, 5); break;
-      case Sched::kOneCycle: sched = std::make_unique<OneCycleLR>(*opt, OneCycleOptions{.max_lr = 0.05, .total_steps = c.total}); break;
+      case Sched::kWarmupCosine:
+        sched = std::make_unique<LambdaLR>(*opt, warmup_cosine(3, c.total + 1));
+        break;
+      case Sched::kStep:
+        sched = std::make_unique<StepLR>(*opt, 2, 0.5);
+        break;
+      case Sched::kCosine:
+        sched = std::make_unique<CosineAnnealingLR>(*opt, 5);
+        break;
+      case Sched::kOneCycle:
+        sched = std::make_unique<OneCycleLR>(*opt, OneCycleOptions{.max_lr = 0.05, .total_steps = c.total});
+        break;
     }
   }
 
@@ -88,7 +103,9 @@ struct Loop {
 };
 
 // Parameters, optimizer state, scheduler and scaler state, compared as their bytes.
-bool same_state(Loop& a, Loop& b) { return a.state().serialize() == b.state().serialize(); }
+bool same_state(Loop& a, Loop& b) {
+  return a.state().serialize() == b.state().serialize();
+}
 
 // Train c.stop steps, checkpoint to a file, rebuild from scratch, load (minus what the
 // sabotage drops), finish; compare with the uninterrupted run.
@@ -156,7 +173,9 @@ RC_GTEST_PROP(ResumeProperty, OmittingRngStateWithDropoutIsDetected, ()) {
 struct Split {
   std::vector<int64_t> sizes;
   int64_t total() const { return std::accumulate(sizes.begin(), sizes.end(), int64_t{0}); }
-  bool even() const { return std::all_of(sizes.begin(), sizes.end(), [&](int64_t s) { return s == sizes[0]; }); }
+  bool even() const {
+    return std::all_of(sizes.begin(), sizes.end(), [&](int64_t s) { return s == sizes[0]; });
+  }
 };
 
 // The accumulated float64 gradient of a linear model under a rule, and the full batch's.
@@ -173,14 +192,17 @@ std::pair<torch::Tensor, torch::Tensor> accumulate(const Split& split, Accumulat
   model->zero_grad();
   int64_t start = 0;
   for (int64_t size : split.sizes) {
-    const auto loss = torch::nn::functional::cross_entropy(model(X.slice(0, start, start + size)), y.slice(0, start, start + size));
+    const auto loss =
+        torch::nn::functional::cross_entropy(model(X.slice(0, start, start + size)), y.slice(0, start, start + size));
     (loss * accumulation_weight(rule, size, static_cast<int64_t>(split.sizes.size()), n)).backward();
     start += size;
   }
   return {model->weight.grad().clone(), full};
 }
 
-bool matches(const torch::Tensor& a, const torch::Tensor& b) { return torch::allclose(a, b, 1e-10, 1e-12); }
+bool matches(const torch::Tensor& a, const torch::Tensor& b) {
+  return torch::allclose(a, b, 1e-10, 1e-12);
+}
 
 rc::Gen<Split> gen_even_split() {
   return rc::gen::apply([](int64_t count, int64_t size) { return Split{std::vector<int64_t>(count, size)}; },
@@ -188,10 +210,9 @@ rc::Gen<Split> gen_even_split() {
 }
 
 rc::Gen<Split> gen_uneven_split() {
-  return rc::gen::suchThat(
-      rc::gen::map(rc::gen::container<std::vector<int64_t>>(rc::gen::inRange<int64_t>(1, 33)),
-                   [](std::vector<int64_t> v) { return Split{std::move(v)}; }),
-      [](const Split& s) { return s.sizes.size() >= 2 && !s.even(); });
+  return rc::gen::suchThat(rc::gen::map(rc::gen::container<std::vector<int64_t>>(rc::gen::inRange<int64_t>(1, 33)),
+                                        [](std::vector<int64_t> v) { return Split{std::move(v)}; }),
+                           [](const Split& s) { return s.sizes.size() >= 2 && !s.even(); });
 }
 
 RC_GTEST_PROP(AccumulationProperty, DividingByCountMatchesFullBatchForEvenSplits, ()) {
@@ -267,7 +288,8 @@ RC_GTEST_PROP(SchedulerProperty, PerBatchScheduleSteppedPerEpochIsDetected, ()) 
 // ---- GradScaler ----------------------------------------------------------------------------
 
 RC_GTEST_PROP(GradScalerProperty, ScaleFollowsGrowthIntervalRuleAndSkipsIffNonFinite, ()) {
-  const auto infs = *rc::gen::container<std::vector<bool>>(rc::gen::map(rc::gen::inRange(0, 4), [](int v) { return v == 0; }));
+  const auto infs =
+      *rc::gen::container<std::vector<bool>>(rc::gen::map(rc::gen::inRange(0, 4), [](int v) { return v == 0; }));
   const int64_t interval = *rc::gen::inRange<int64_t>(1, 5);
   torch::nn::Linear m(3, 1);
   torch::optim::SGD opt(m->parameters(), torch::optim::SGDOptions(0.01));
@@ -343,15 +365,22 @@ RC_GTEST_PROP(AutocastProperty, LowPrecisionOutputsFloat32WeightsLossAndGrads, (
 std::vector<double> values_in(DType d, const std::vector<double>& raw) {
   std::vector<double> out;
   for (double v : raw) {
-    if (d == DType::kFloat64) { out.push_back(v); continue; }
-    const auto t = torch::tensor(v, torch::kDouble).to(d == DType::kFloat32 ? torch::kFloat : d == DType::kFloat16 ? torch::kHalf : torch::kBFloat16);
+    if (d == DType::kFloat64) {
+      out.push_back(v);
+      continue;
+    }
+    const auto t = torch::tensor(v, torch::kDouble)
+                       .to(d == DType::kFloat32   ? torch::kFloat
+                           : d == DType::kFloat16 ? torch::kHalf
+                                                  : torch::kBFloat16);
     out.push_back(t.item<double>());
   }
   return out;
 }
 
 rc::Gen<double> gen_finite() {
-  return rc::gen::oneOf(rc::gen::arbitrary<double>(), rc::gen::map(rc::gen::inRange(-100000, 100000), [](int v) { return v / 1024.0; }));
+  return rc::gen::oneOf(rc::gen::arbitrary<double>(),
+                        rc::gen::map(rc::gen::inRange(-100000, 100000), [](int v) { return v / 1024.0; }));
 }
 
 RC_GTEST_PROP(GoldenStoreProperty, RandomTracesRoundTripBitwise, ()) {
@@ -368,7 +397,8 @@ RC_GTEST_PROP(GoldenStoreProperty, RandomTracesRoundTripBitwise, ()) {
       const DType d = std::array{DType::kFloat64, DType::kFloat32, DType::kFloat16, DType::kBFloat16}[kind];
       t.add(name, d, values_in(d, *rc::gen::container<std::vector<double>>(rc::gen::arbitrary<double>())));
     } else {
-      t.add_ints(name, kind == 4 ? DType::kInt64 : DType::kInt32, *rc::gen::container<std::vector<int64_t>>(rc::gen::arbitrary<int64_t>()));
+      t.add_ints(name, kind == 4 ? DType::kInt64 : DType::kInt32,
+                 *rc::gen::container<std::vector<int64_t>>(rc::gen::arbitrary<int64_t>()));
     }
   }
   write_golden(dir.path() / "r.h5", g);
@@ -379,7 +409,8 @@ RC_GTEST_PROP(GoldenStoreProperty, RandomTracesRoundTripBitwise, ()) {
     RC_ASSERT(back[i].produced == t.series[i].produced);
     RC_ASSERT(back[i].ints == t.series[i].ints);
     RC_ASSERT(back[i].values.size() == t.series[i].values.size());
-    RC_ASSERT(std::memcmp(back[i].values.data(), t.series[i].values.data(), back[i].values.size() * sizeof(double)) == 0);
+    RC_ASSERT(std::memcmp(back[i].values.data(), t.series[i].values.data(), back[i].values.size() * sizeof(double)) ==
+              0);
   }
 }
 

@@ -34,7 +34,6 @@ TEST_P(ScenarioTest, RunsOnCpuWithInvariantsHolding) {
   run_and_check(GetParam(), c10::Device("cpu"));
 }
 
-
 // The lines the document printed (tests/data/document_output/<scenario>.txt, copied from
 // the documents) must open the scenario's output, exactly, unless the scenario declares
 // that it does not (prints_document = false: hardware-dependent values, said in its file).
@@ -42,7 +41,8 @@ TEST_P(ScenarioTest, PrintsWhatTheDocumentPrints) {
   const std::string name = GetParam();
   std::ifstream in("tests/data/document_output/" + name + ".txt");
   if (!in) GTEST_SKIP() << "the documents print nothing for " << name;
-  if (!Registry::instance().find(name)->info.prints_document) GTEST_SKIP() << name << " declares prints_document = false";
+  if (!Registry::instance().find(name)->info.prints_document)
+    GTEST_SKIP() << name << " declares prints_document = false";
   std::stringstream expected;
   expected << in.rdbuf();
   const Trace t = run_scenario(*Registry::instance().find(name), c10::Device("cpu"), false);
@@ -55,8 +55,7 @@ std::vector<std::string> names() {
   return n;
 }
 
-INSTANTIATE_TEST_SUITE_P(All, ScenarioTest, ::testing::ValuesIn(names()),
-                         [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(All, ScenarioTest, ::testing::ValuesIn(names()), [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace trainproof

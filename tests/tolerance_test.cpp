@@ -11,7 +11,8 @@ namespace trainproof {
 namespace {
 
 TEST(ToleranceTest, ParsesAndPrintsEveryTerm) {
-  for (const char* text : {"exact", "ulp(4)", "abs(1e-06)", "rel(0.001)", "ulp(2) or abs(1e-07)", "exact or nan_ok", "any"})
+  for (const char* text :
+       {"exact", "ulp(4)", "abs(1e-06)", "rel(0.001)", "ulp(2) or abs(1e-07)", "exact or nan_ok", "any"})
     EXPECT_EQ(Tolerance::parse(text).str(), text);
 }
 
@@ -61,7 +62,7 @@ TEST(ToleranceTest, UlpIsMeasuredInTheProducedDType) {
 TEST(ToleranceTest, Float16RoundingMatchesIeee) {
   EXPECT_EQ(float_bits(1.0, DType::kFloat16), 0x3c00u);
   EXPECT_EQ(float_bits(65504.0, DType::kFloat16), 0x7bffu);
-  EXPECT_EQ(float_bits(65520.0, DType::kFloat16), 0x7c00u);            // rounds to inf
+  EXPECT_EQ(float_bits(65520.0, DType::kFloat16), 0x7c00u);               // rounds to inf
   EXPECT_EQ(float_bits(std::ldexp(1.0, -24), DType::kFloat16), 0x0001u);  // smallest subnormal
   EXPECT_EQ(float_bits(std::ldexp(1.0, -25), DType::kFloat16), 0x0000u);  // tie rounds to even (0)
   EXPECT_EQ(float_bits(1e-8, DType::kFloat16), 0x0000u);                  // the document's underflow
@@ -78,9 +79,9 @@ TEST(ToleranceTest, NanEqualsNothingUnlessDeclared) {
 
 TEST(ToleranceTest, AnyOfCombination) {
   const Tolerance t = Tolerance::parse("abs(1e-3) or rel(0.5)");
-  EXPECT_TRUE(t.accepts(0.0, 0.0005, DType::kFloat64));     // by abs
-  EXPECT_TRUE(t.accepts(100.0, 140.0, DType::kFloat64));    // by rel
-  EXPECT_FALSE(t.accepts(100.0, 160.0, DType::kFloat64));   // by neither
+  EXPECT_TRUE(t.accepts(0.0, 0.0005, DType::kFloat64));    // by abs
+  EXPECT_TRUE(t.accepts(100.0, 140.0, DType::kFloat64));   // by rel
+  EXPECT_FALSE(t.accepts(100.0, 160.0, DType::kFloat64));  // by neither
   EXPECT_TRUE(Tolerance::any().accepts(1.0, 1e30, DType::kFloat64));
 }
 

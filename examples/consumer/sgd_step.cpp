@@ -19,8 +19,11 @@ TRAINPROOF_SCENARIO(sgd_step, "our team's SGD step") {
     opt.step();
   }
   const auto params = flat_parameters(*model);
-  ctx.print("parameters after 3 steps: {}", fmt::format("{:.6f}", fmt::join(std::vector<float>(
-      params.data_ptr<float>(), params.data_ptr<float>() + params.numel()), " ")));
+  ctx.print(
+      "parameters after 3 steps: {}",
+      fmt::format(
+          "{:.6f}",
+          fmt::join(std::vector<float>(params.data_ptr<float>(), params.data_ptr<float>() + params.numel()), " ")));
   Trace t;
   record(t, "params_after_3_steps", params).cross = Tolerance::rel(1e-5);
   return t;

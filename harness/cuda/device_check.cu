@@ -36,7 +36,9 @@ bool have_device() {
 
 }  // namespace
 
-bool cuda_compiled_in() { return true; }
+bool cuda_compiled_in() {
+  return true;
+}
 
 std::optional<DeviceConversions> device_conversions() {
   if (!have_device()) return std::nullopt;

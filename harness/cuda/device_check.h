@@ -10,8 +10,8 @@
 namespace trainproof {
 
 struct DeviceConversions {
-  float fp16_of_1e8, bf16_of_1e8, fp16_of_scaled;      // converted on the device, read back as float
-  float fp16_max, fp16_smallest_normal, fp16_eps;      // computed on the device from bit patterns
+  float fp16_of_1e8, bf16_of_1e8, fp16_of_scaled;  // converted on the device, read back as float
+  float fp16_max, fp16_smallest_normal, fp16_eps;  // computed on the device from bit patterns
   float bf16_max, bf16_smallest_normal, bf16_eps;
 };
 

@@ -3,8 +3,14 @@
 
 namespace trainproof {
 
-bool cuda_compiled_in() { return false; }
-std::optional<DeviceConversions> device_conversions() { return std::nullopt; }
-std::optional<GpuFacts> gpu_facts() { return std::nullopt; }
+bool cuda_compiled_in() {
+  return false;
+}
+std::optional<DeviceConversions> device_conversions() {
+  return std::nullopt;
+}
+std::optional<GpuFacts> gpu_facts() {
+  return std::nullopt;
+}
 
 }  // namespace trainproof
