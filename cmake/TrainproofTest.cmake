@@ -9,7 +9,7 @@ function(trainproof_cc_test)
   target_link_libraries(${T_NAME} PRIVATE trainproof_warnings)
   add_dependencies(${T_NAME} trainproof)  # CLI tests run the binary
   if(T_TORCH AND TRAINPROOF_USE_PCH)
-    target_precompile_headers(${T_NAME} REUSE_FROM trainproof_harness)
+    target_precompile_headers(${T_NAME} REUSE_FROM trainproof_training)
   endif()
   set(serial FALSE)
   if(T_SERIAL)

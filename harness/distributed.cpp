@@ -19,6 +19,7 @@
 #include "harness/fault.h"
 #include "harness/nccl_backend.h"
 #include "harness/process.h"
+#include "harness/tensors.h"
 #include "harness/training.h"
 
 namespace trainproof {
@@ -45,14 +46,6 @@ std::vector<int> data_parallel_worlds(const c10::Device& device, int gpus) {
   for (int n : {2, 4})
     if (n <= gpus) worlds.push_back(n);
   if (worlds.empty()) worlds.push_back(1);
-  return worlds;
-}
-
-std::vector<int> data_parallel_worlds(RunContext& ctx) {
-  if (!ctx.is_cuda()) return data_parallel_worlds(ctx.device(), 0);
-  if (const auto why = nccl_unavailable_reason(); !why.empty()) ctx.skip(why);
-  const auto worlds = data_parallel_worlds(ctx.device(), static_cast<int>(torch::cuda::device_count()));
-  if (worlds == std::vector<int>{1}) ctx.print("one GPU: the NCCL ranks run with N=1 (NCCL runs one rank per GPU)");
   return worlds;
 }
 

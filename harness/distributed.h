@@ -11,8 +11,6 @@
 
 #include <torch/torch.h>
 
-#include "harness/scenario.h"
-
 namespace trainproof {
 
 struct RankRun {
@@ -57,9 +55,6 @@ std::string nccl_unavailable_reason();
 // The rank counts a data-parallel scenario runs: 2 and 4 rank processes on CPU; on CUDA one
 // rank per GPU, so those of 2 and 4 that fit in `gpus`, or 1 on a single-GPU machine.
 std::vector<int> data_parallel_worlds(const c10::Device& device, int gpus);
-// The same for a scenario's device; on CUDA it skips the scenario where NCCL cannot run, and
-// says so when a single GPU leaves one rank.
-std::vector<int> data_parallel_worlds(RunContext& ctx);
 
 // Shard boundaries of a global batch of `total` over `world` ranks: equal sizes, or (uneven)
 // sizes that differ on purpose (rank r gets a share proportional to r + 1).

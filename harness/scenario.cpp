@@ -10,6 +10,7 @@
 #include <torch/cuda.h>
 
 #include "harness/fault.h"
+#include "harness/tensors.h"
 
 namespace trainproof {
 
@@ -49,16 +50,6 @@ std::vector<ScenarioDef> Registry::all() const {
   std::vector<ScenarioDef> out = defs_;
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   return out;
-}
-
-void make_cuda_deterministic() {
-  // cuBLAS needs a fixed workspace for deterministic results; it must be set before the
-  // first cuBLAS handle is made, so set it before any CUDA work (unless the user chose one).
-  setenv("CUBLAS_WORKSPACE_CONFIG", ":4096:8", /*overwrite=*/0);
-  auto& ctx = at::globalContext();
-  ctx.setDeterministicAlgorithms(true, /*warn_only=*/false);
-  ctx.setDeterministicCuDNN(true);
-  ctx.setBenchmarkCuDNN(false);
 }
 
 Trace run_scenario(const ScenarioDef& def, c10::Device device, bool echo) {

@@ -91,10 +91,6 @@ class Registry {
   std::vector<ScenarioDef> defs_;
 };
 
-// The settings a bitwise check on CUDA needs: deterministic algorithms, deterministic
-// cuDNN without benchmarking, CUBLAS_WORKSPACE_CONFIG. The fingerprint records them.
-void make_cuda_deterministic();
-
 // Runs a scenario on a device: prepares the device (seeds nothing: scenarios seed
 // themselves, as the documents do), runs it, and stores its printed output in the
 // trace. Throws Skipped when the device is absent or the scenario skips itself.

@@ -3,6 +3,7 @@
 
 #include "harness/hash.h"
 
+#include <ATen/Context.h>
 #include <ATen/autocast_mode.h>
 #include <cmath>
 #include <cstring>
@@ -107,6 +108,16 @@ AutocastGuard::~AutocastGuard() {
   if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
   at::autocast::set_autocast_enabled(device_, prev_enabled_);
   at::autocast::set_autocast_dtype(device_, prev_dtype_);
+}
+
+void make_cuda_deterministic() {
+  // cuBLAS needs a fixed workspace for deterministic results; it must be set before the
+  // first cuBLAS handle is made, so set it before any CUDA work (unless the user chose one).
+  setenv("CUBLAS_WORKSPACE_CONFIG", ":4096:8", /*overwrite=*/0);
+  auto& ctx = at::globalContext();
+  ctx.setDeterministicAlgorithms(true, /*warn_only=*/false);
+  ctx.setDeterministicCuDNN(true);
+  ctx.setBenchmarkCuDNN(false);
 }
 
 }  // namespace trainproof

@@ -40,4 +40,8 @@ class AutocastGuard {
   c10::ScalarType prev_dtype_;
 };
 
+// The settings a bitwise check on CUDA needs: deterministic algorithms, deterministic
+// cuDNN without benchmarking, CUBLAS_WORKSPACE_CONFIG. The fingerprint records them.
+void make_cuda_deterministic();
+
 }  // namespace trainproof

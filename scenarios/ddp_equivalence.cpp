@@ -10,6 +10,7 @@
 #include "harness/temp_dir.h"
 #include "harness/tensors.h"
 #include "harness/training.h"
+#include "scenarios/data_parallel.h"
 
 namespace trainproof {
 namespace {

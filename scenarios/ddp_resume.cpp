@@ -11,6 +11,7 @@
 #include "harness/scenario.h"
 #include "harness/temp_dir.h"
 #include "harness/tensors.h"
+#include "scenarios/data_parallel.h"
 
 namespace trainproof {
 namespace {

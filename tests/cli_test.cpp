@@ -19,7 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 
 using Result = testing::CliResult;
-Result trainproof(const std::string& args) { return testing::run_cli(args); }
+Result trainproof(const std::string& args) {
+  return testing::run_cli(args);
+}
 
 // A private copy of the committed goldens for the scenarios these tests use.
 class CliTest : public ::testing::Test {

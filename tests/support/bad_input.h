@@ -8,15 +8,15 @@
 
 #include "harness/errors.h"
 
-#define EXPECT_BAD_INPUT(statement, part)                                                    \
-  do {                                                                                       \
-    bool trainproof_thrown = false;                                                          \
-    try {                                                                                    \
-      statement;                                                                             \
-    } catch (const ::trainproof::BadInput& e) {                                              \
-      trainproof_thrown = true;                                                              \
-      EXPECT_NE(std::string(e.what()).find(part), std::string::npos)                         \
-          << "BadInput says '" << e.what() << "', which does not name '" << (part) << "'";   \
-    }                                                                                        \
-    EXPECT_TRUE(trainproof_thrown) << #statement " did not throw BadInput";                  \
+#define EXPECT_BAD_INPUT(statement, part)                                                  \
+  do {                                                                                     \
+    bool trainproof_thrown = false;                                                        \
+    try {                                                                                  \
+      statement;                                                                           \
+    } catch (const ::trainproof::BadInput& e) {                                            \
+      trainproof_thrown = true;                                                            \
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos)                       \
+          << "BadInput says '" << e.what() << "', which does not name '" << (part) << "'"; \
+    }                                                                                      \
+    EXPECT_TRUE(trainproof_thrown) << #statement " did not throw BadInput";                \
   } while (0)
