@@ -2,9 +2,9 @@
 // only if each loss is divided by 4; without it the gradient is exactly 4x too large.
 #include <torch/torch.h>
 
-#include "harness/scenario.h"
-#include "harness/tensors.h"
-#include "harness/training.h"
+#include "trainproof/runner/scenario.h"
+#include "trainproof/training/tensors.h"
+#include "trainproof/training/training.h"
 
 namespace trainproof {
 

@@ -3,12 +3,12 @@
 // the scale backs off.
 #include <torch/torch.h>
 
-#include "harness/data_order.h"
-#include "harness/grad_scaler.h"
-#include "harness/optim.h"
-#include "harness/scenario.h"
-#include "harness/tensors.h"
-#include "harness/training.h"
+#include "trainproof/runner/scenario.h"
+#include "trainproof/training/data_order.h"
+#include "trainproof/training/grad_scaler.h"
+#include "trainproof/training/optim.h"
+#include "trainproof/training/tensors.h"
+#include "trainproof/training/training.h"
 
 namespace trainproof {
 namespace {

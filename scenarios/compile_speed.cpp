@@ -12,10 +12,10 @@
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
-#include "harness/checkpoint.h"
-#include "harness/data_dirs.h"
-#include "harness/scenario.h"
-#include "harness/tensors.h"
+#include "src/core/data_dirs.h"
+#include "trainproof/runner/scenario.h"
+#include "trainproof/training/checkpoint.h"
+#include "trainproof/training/tensors.h"
 
 #ifndef TRAINPROOF_EXPORT_DIR
 #define TRAINPROOF_EXPORT_DIR "export"

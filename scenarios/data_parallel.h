@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "harness/distributed.h"
-#include "harness/scenario.h"
+#include "trainproof/distributed/distributed.h"
+#include "trainproof/runner/scenario.h"
 
 namespace trainproof {
 

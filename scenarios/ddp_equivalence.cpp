@@ -4,13 +4,13 @@
 // only with Practice p3's weighting by shard size.
 #include <torch/torch.h>
 
-#include "harness/checkpoint.h"
-#include "harness/distributed.h"
-#include "harness/scenario.h"
-#include "harness/temp_dir.h"
-#include "harness/tensors.h"
-#include "harness/training.h"
 #include "scenarios/data_parallel.h"
+#include "trainproof/core/temp_dir.h"
+#include "trainproof/distributed/distributed.h"
+#include "trainproof/runner/scenario.h"
+#include "trainproof/training/checkpoint.h"
+#include "trainproof/training/tensors.h"
+#include "trainproof/training/training.h"
 
 namespace trainproof {
 namespace {

@@ -6,12 +6,12 @@
 // dropout masks repeat and the run diverges (the negative control).
 #include <torch/torch.h>
 
-#include "harness/checkpoint.h"
-#include "harness/distributed.h"
-#include "harness/scenario.h"
-#include "harness/temp_dir.h"
-#include "harness/tensors.h"
 #include "scenarios/data_parallel.h"
+#include "trainproof/core/temp_dir.h"
+#include "trainproof/distributed/distributed.h"
+#include "trainproof/runner/scenario.h"
+#include "trainproof/training/checkpoint.h"
+#include "trainproof/training/tensors.h"
 
 namespace trainproof {
 namespace {

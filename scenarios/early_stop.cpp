@@ -1,7 +1,7 @@
 // Document: "Practice" p2. Keep the best checkpoint; stop after 3 epochs in a row without
 // a new best.
-#include "harness/scenario.h"
-#include "harness/training.h"
+#include "trainproof/runner/scenario.h"
+#include "trainproof/training/training.h"
 
 namespace trainproof {
 

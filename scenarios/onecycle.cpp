@@ -2,8 +2,8 @@
 // over the first 30% of steps, then anneals far below the start; beta1 cycles inversely.
 #include <torch/torch.h>
 
-#include "harness/lr_scheduler.h"
-#include "harness/scenario.h"
+#include "trainproof/runner/scenario.h"
+#include "trainproof/training/lr_scheduler.h"
 
 namespace trainproof {
 

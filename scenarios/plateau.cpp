@@ -2,8 +2,8 @@
 // the best validation loss (patience=2).
 #include <torch/torch.h>
 
-#include "harness/lr_scheduler.h"
-#include "harness/scenario.h"
+#include "trainproof/runner/scenario.h"
+#include "trainproof/training/lr_scheduler.h"
 
 namespace trainproof {
 

@@ -1,8 +1,8 @@
 // Document: "Practice" p1. What each dtype makes of 1 + 0.001 and 1000 + 1.
 #include <torch/torch.h>
 
-#include "harness/scenario.h"
-#include "harness/tensors.h"
+#include "trainproof/runner/scenario.h"
+#include "trainproof/training/tensors.h"
 
 namespace trainproof {
 

@@ -5,12 +5,12 @@
 
 #include <torch/torch.h>
 
-#include "harness/checkpoint.h"
-#include "harness/lr_scheduler.h"
-#include "harness/optim.h"
-#include "harness/scenario.h"
-#include "harness/temp_dir.h"
-#include "harness/tensors.h"
+#include "trainproof/core/temp_dir.h"
+#include "trainproof/runner/scenario.h"
+#include "trainproof/training/checkpoint.h"
+#include "trainproof/training/lr_scheduler.h"
+#include "trainproof/training/optim.h"
+#include "trainproof/training/tensors.h"
 
 namespace trainproof {
 namespace {

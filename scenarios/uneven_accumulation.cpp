@@ -2,9 +2,9 @@
 // no longer reproduces the full batch; weighting each by its size (n / 70) does.
 #include <torch/torch.h>
 
-#include "harness/scenario.h"
-#include "harness/tensors.h"
-#include "harness/training.h"
+#include "trainproof/runner/scenario.h"
+#include "trainproof/training/tensors.h"
+#include "trainproof/training/training.h"
 
 namespace trainproof {
 

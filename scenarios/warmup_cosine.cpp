@@ -2,8 +2,8 @@
 // cosine down to 0 at step 1000, stepped once per batch.
 #include <torch/torch.h>
 
-#include "harness/lr_scheduler.h"
-#include "harness/scenario.h"
+#include "trainproof/runner/scenario.h"
+#include "trainproof/training/lr_scheduler.h"
 
 namespace trainproof {
 

@@ -6,11 +6,11 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/checkpoint.h"
-#include "harness/errors.h"
-#include "harness/lr_scheduler.h"
-#include "harness/temp_dir.h"
-#include "harness/tensors.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/core/temp_dir.h"
+#include "trainproof/training/checkpoint.h"
+#include "trainproof/training/lr_scheduler.h"
+#include "trainproof/training/tensors.h"
 
 namespace trainproof {
 namespace {

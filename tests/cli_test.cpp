@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/temp_dir.h"
 #include "tests/support/hdf5_patch.h"
 #include "tests/support/run_cli.h"
+#include "trainproof/core/temp_dir.h"
 
 namespace trainproof {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/compare.h"
+#include "trainproof/core/compare.h"
 
 namespace trainproof {
 namespace {

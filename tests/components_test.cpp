@@ -4,11 +4,11 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/data_order.h"
-#include "harness/errors.h"
-#include "harness/grad_scaler.h"
-#include "harness/tensors.h"
-#include "harness/training.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/training/data_order.h"
+#include "trainproof/training/grad_scaler.h"
+#include "trainproof/training/tensors.h"
+#include "trainproof/training/training.h"
 
 namespace trainproof {
 namespace {

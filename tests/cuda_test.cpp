@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/cuda/device_check.h"
-#include "harness/scenario.h"
+#include "src/runner/cuda/device_check.h"
+#include "trainproof/runner/scenario.h"
 
 namespace trainproof {
 namespace {

@@ -14,10 +14,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "harness/compare.h"
-#include "harness/envelope.h"
-#include "harness/golden_store.h"
-#include "harness/temp_dir.h"
+#include "src/core/envelope.h"
+#include "trainproof/core/compare.h"
+#include "trainproof/core/temp_dir.h"
+#include "trainproof/golden/golden_store.h"
 
 namespace trainproof {
 namespace {

@@ -8,11 +8,11 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/checkpoint.h"
-#include "harness/distributed.h"
-#include "harness/errors.h"
-#include "harness/temp_dir.h"
 #include "tests/support/scoped_env.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/core/temp_dir.h"
+#include "trainproof/distributed/distributed.h"
+#include "trainproof/training/checkpoint.h"
 
 namespace trainproof {
 namespace {

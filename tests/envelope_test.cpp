@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/compare.h"
-#include "harness/envelope.h"
+#include "src/core/envelope.h"
+#include "trainproof/core/compare.h"
 
 namespace trainproof {
 namespace {

@@ -11,12 +11,12 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/atomic_file.h"
-#include "harness/errors.h"
-#include "harness/golden_store.h"
-#include "harness/temp_dir.h"
 #include "tests/support/bad_input.h"
 #include "tests/support/hdf5_patch.h"
+#include "trainproof/core/atomic_file.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/core/temp_dir.h"
+#include "trainproof/golden/golden_store.h"
 
 namespace trainproof {
 namespace {

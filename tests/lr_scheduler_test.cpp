@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "harness/lr_curve.h"
-#include "harness/optim.h"
+#include "src/cli/lr_curve.h"
+#include "trainproof/training/optim.h"
 
 namespace trainproof {
 namespace {

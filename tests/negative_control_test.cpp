@@ -13,9 +13,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "harness/scenario.h"
-#include "harness/temp_dir.h"
 #include "tests/support/run_cli.h"
+#include "trainproof/core/temp_dir.h"
+#include "trainproof/runner/scenario.h"
 
 #ifndef TRAINPROOF_MULTI_PROCESS
 #define TRAINPROOF_MULTI_PROCESS 0

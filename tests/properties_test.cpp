@@ -10,15 +10,15 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
-#include "harness/checkpoint.h"
-#include "harness/compare.h"
-#include "harness/golden_store.h"
-#include "harness/grad_scaler.h"
-#include "harness/lr_scheduler.h"
-#include "harness/optim.h"
-#include "harness/temp_dir.h"
-#include "harness/tensors.h"
-#include "harness/training.h"
+#include "trainproof/core/compare.h"
+#include "trainproof/core/temp_dir.h"
+#include "trainproof/golden/golden_store.h"
+#include "trainproof/training/checkpoint.h"
+#include "trainproof/training/grad_scaler.h"
+#include "trainproof/training/lr_scheduler.h"
+#include "trainproof/training/optim.h"
+#include "trainproof/training/tensors.h"
+#include "trainproof/training/training.h"
 
 namespace trainproof {
 namespace {

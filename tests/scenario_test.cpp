@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/scenario.h"
+#include "trainproof/runner/scenario.h"
 
 namespace trainproof {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/dtype.h"
-#include "harness/tolerance.h"
+#include "trainproof/core/dtype.h"
+#include "trainproof/core/tolerance.h"
 
 namespace trainproof {
 namespace {

@@ -3,8 +3,8 @@
 #include <fmt/ranges.h>
 #include <torch/torch.h>
 
-#include "harness/scenario.h"
-#include "harness/tensors.h"
+#include "trainproof/runner/scenario.h"
+#include "trainproof/training/tensors.h"
 
 namespace trainproof {
 

@@ -6,8 +6,8 @@
 
 #include <torch/torch.h>
 
-#include "harness/checkpoint.h"
-#include "harness/errors.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/training/checkpoint.h"
 
 // The first byte chooses: odd, the rest is a whole file (header and checksum included);
 // even, the rest is a payload wrapped in a valid header, so mutations reach the parser.

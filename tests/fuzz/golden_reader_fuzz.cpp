@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "harness/errors.h"
-#include "harness/golden_store.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/golden/golden_store.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string path = "/tmp/trainproof-fuzz-golden-" + std::to_string(::getpid()) + ".h5";

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/errors.h"
+#include "trainproof/core/errors.h"
 
 #define EXPECT_BAD_INPUT(statement, part)                                                  \
   do {                                                                                     \

@@ -20,7 +20,7 @@ import tpck  # this folder: the checkpoint container and its checksum
 
 DTYPE_NAME = {torch.float64: "float64", torch.float32: "float32", torch.float16: "float16",
               torch.bfloat16: "bfloat16", torch.int64: "int64", torch.int32: "int32", torch.bool: "bool"}
-DTYPE_CODE = {torch.float64: 0, torch.float32: 1, torch.float16: 2, torch.bfloat16: 3}  # harness/dtype.h order
+DTYPE_CODE = {torch.float64: 0, torch.float32: 1, torch.float16: 2, torch.bfloat16: 3}  # include/trainproof/core/dtype.h order
 
 
 class Trace:

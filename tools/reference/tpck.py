@@ -1,4 +1,4 @@
-"""Writes trainproof's checkpoint container (harness/checkpoint.h) from Python: magic,
+"""Writes trainproof's checkpoint container (include/trainproof/training/checkpoint.h) from Python: magic,
 payload size, FNV-1a checksum, then named entries. Used to hand weights to C++."""
 import struct
 

@@ -1,0 +1,65 @@
+// A Trace is what a scenario produces: named 1-D series, each with the dtype it was
+// produced in and the tolerance it declares, plus invariants and the printed output.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trainproof/core/dtype.h"
+#include "trainproof/core/tolerance.h"
+
+namespace trainproof {
+
+// Where a series' cross-environment tolerance came from (golden schema 2): its spread
+// across the execution paths regen ran, the safety factor, the dtype floor and the ceiling.
+struct Provenance {
+  double spread_abs = 0;  // largest |path value - reference value| over every path and index
+  double spread_rel = 0;  // spread_abs / the series' largest magnitude
+  double factor = 0;      // the safety factor applied to spread_abs
+  std::string floor;      // the dtype's floor, e.g. "ulp(4)"
+  std::string ceiling;    // what the document's claim allows, e.g. "rel(0.05)"
+  bool clamped = false;   // spread x factor exceeded the ceiling
+  std::string differing;  // the paths whose values were not bitwise the reference's
+  std::string beyond;     // the paths beyond the ceiling (when clamped)
+};
+
+struct Series {
+  std::string name;
+  DType produced = DType::kFloat32;
+  std::vector<double> values;  // float dtypes (each value exact in its dtype)
+  std::vector<int64_t> ints;   // integer dtypes
+  Tolerance tolerance;         // golden made in the same environment
+  Tolerance cross;             // golden made in another environment (measured by regen)
+  std::string unit;
+  // Declared by the scenario from its document's claim: the most any machine may move this
+  // series, as abs(a) or rel(r) of its largest value (envelope.h has the default).
+  std::optional<Tolerance> ceiling;
+  std::optional<Provenance> provenance;  // how `cross` was measured; absent in schema 1
+
+  size_t size() const { return is_integer(produced) ? ints.size() : values.size(); }
+  double at(size_t i) const { return is_integer(produced) ? static_cast<double>(ints[i]) : values[i]; }
+};
+
+// A law that must hold on any hardware (resumed == uninterrupted, fp16(1e-8) == 0, ...).
+struct Invariant {
+  std::string name;
+  bool held = false;
+  std::string detail;  // what was measured
+};
+
+struct Trace {
+  std::vector<Series> series;
+  std::vector<Invariant> invariants;
+  std::string output;  // the document-style lines the scenario printed
+
+  // Adds a float series; `cross` defaults to the same-environment tolerance.
+  Series& add(std::string name, DType produced, std::vector<double> values, Tolerance tol = {}, std::string unit = "");
+  Series& add_ints(std::string name, DType produced, std::vector<int64_t> values, Tolerance tol = {},
+                   std::string unit = "");
+  void check(std::string name, bool held, std::string detail);
+  const Series* find(const std::string& name) const;
+};
+
+}  // namespace trainproof

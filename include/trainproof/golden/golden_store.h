@@ -1,0 +1,52 @@
+// Golden traces in HDF5, schema version 2 (README "Golden file format"):
+//   /                 attrs schema_version, scenario, trainproof_version, created_utc
+//   /<device>/        attrs fingerprint (JSON), output (the printed lines), paths_measured (JSON)
+//   /<device>/<name>  1-D dataset; attrs dtype_produced, tolerance, tolerance_cross, unit, and
+//                     how tolerance_cross was measured: cross_spread_abs, cross_spread_rel,
+//                     cross_safety_factor, cross_floor, cross_ceiling, cross_paths_differing
+// Schema 1 (no measurement attributes, tolerance_cross declared by hand) is still read.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "trainproof/core/trace.h"
+
+namespace trainproof {
+
+inline constexpr int64_t kGoldenSchemaVersion = 2;
+inline constexpr int64_t kOldestGoldenSchemaVersion = 1;
+// Validation limits, checked before anything sized from the file is allocated.
+inline constexpr uint64_t kMaxGoldenFileBytes = uint64_t{4} << 30;
+inline constexpr uint64_t kMaxSeriesLength = uint64_t{1} << 28;
+
+struct DeviceGolden {
+  std::string fingerprint;     // JSON text
+  Trace trace;                 // series and output; invariants are not stored
+  std::string paths_measured;  // JSON: the execution paths regen ran ([] in schema 1)
+  std::string forced;          // what `regen --force` overrode (empty: nothing)
+};
+
+struct GoldenFile {
+  int64_t schema_version = kGoldenSchemaVersion;
+  std::string scenario;
+  std::string trainproof_version;
+  std::string created_utc;
+  std::map<std::string, DeviceGolden> devices;  // "cpu", "cuda"
+};
+
+// Reads and validates the whole file. Throws BadInput naming the file, the group or
+// dataset, and the problem (missing, not HDF5, truncated, wrong schema, bad dtype, ...).
+// The file is first read by trainproof-golden-probe, a program of its own (started with
+// execve, time-limited by the file's size), so that a libhdf5 crash or hang on a hostile
+// file is reported as BadInput instead of taking this process down.
+GoldenFile read_golden(const std::filesystem::path& path);
+// The same without the child (for callers that already isolate it, and the fuzzer's seed check).
+GoldenFile read_golden_in_process(const std::filesystem::path& path);
+
+// Writes atomically: an interrupted write leaves any previous file intact.
+void write_golden(const std::filesystem::path& path, const GoldenFile& golden);
+
+}  // namespace trainproof

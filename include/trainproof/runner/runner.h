@@ -1,0 +1,61 @@
+// verify, regen, record and tolerances as functions the CLI calls: each prints its report,
+// writes what it was asked to, and returns the exit code (0 pass, 1 mismatch or broken
+// law, 2 bad input).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "trainproof/core/compare.h"
+#include "trainproof/report/report.h"
+#include "trainproof/runner/scenario.h"
+
+namespace trainproof {
+
+std::vector<std::string> available_devices();
+// "cpu", "cuda" or "all" (the devices present); BadInput for anything else or absent CUDA.
+std::vector<std::string> resolve_devices(const std::string& flag);
+// All registered scenarios when `names` is empty; BadInput naming an unknown one.
+std::vector<ScenarioDef> resolve_scenarios(const std::vector<std::string>& names);
+std::filesystem::path golden_path(const std::filesystem::path& dir, const std::string& scenario);
+
+// The result tables of verify and compare: series (and run problems), then invariants.
+void print_results(const std::vector<ReportEntry>& entries);
+ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross);
+
+struct VerifyOptions {
+  std::vector<std::string> scenarios;
+  std::string device = "all";
+  std::filesystem::path golden_dir;
+  std::string json, junit, html;
+  bool force_cross = false;      // apply the cross-environment tolerances even on the golden's machine
+  bool paths = false;            // run every scenario under each execution path, each in its own process
+  std::string path_set = "all";  // which paths (comma-separated names)
+  int jobs = 1;                  // path processes at a time
+};
+int verify(const VerifyOptions& o);
+
+struct RegenOptions {
+  std::vector<std::string> scenarios;
+  std::string device = "all";
+  std::filesystem::path golden_dir;
+  bool dry_run = false;
+  std::string markdown;
+  std::string path_set = "all";
+  int jobs = 1;
+  double safety_factor = 0;  // 0: kDefaultSafetyFactor
+  bool force = false;        // write even what would be refused, and record that in the golden
+};
+int regen(const RegenOptions& o);
+
+// Runs scenarios in this process and writes their traces, invariants and this process's
+// fingerprint to `out` (the child side of the path matrix).
+int record(const std::vector<std::string>& scenarios, const std::string& device, const std::filesystem::path& out);
+
+// Per series of the goldens: the cross-environment tolerance, where it came from, and the
+// smallest relative change it catches; optionally as a Markdown table.
+int show_tolerances(const std::vector<std::string>& scenarios, const std::filesystem::path& golden_dir,
+                    const std::string& markdown);
+
+}  // namespace trainproof

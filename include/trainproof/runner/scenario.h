@@ -1,0 +1,112 @@
+// Scenarios: named, self-registering units that run on a device, print what their
+// document section prints, and return a Trace.
+//
+//   TRAINPROOF_SCENARIO(underflow, "Why float16 Needs a Gradient Scaler") {
+//     ctx.print("...");
+//     Trace t; ...; return t;
+//   }
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <c10/core/Device.h>
+#include <c10/core/ScalarType.h>
+#include <fmt/format.h>
+
+#include "trainproof/core/errors.h"
+#include "trainproof/core/fault.h"  // scenarios make their mistakes on purpose for negative controls
+#include "trainproof/core/trace.h"
+
+namespace trainproof {
+
+class RunContext {
+ public:
+  RunContext(c10::Device device, bool echo) : device_(device), echo_(echo) {}
+
+  c10::Device device() const { return device_; }
+  bool is_cuda() const { return device_.is_cuda(); }
+  // The documents' recipe: bfloat16 autocast on CPU, float16 (+ GradScaler) on CUDA.
+  c10::ScalarType amp_dtype() const { return is_cuda() ? c10::kHalf : c10::kBFloat16; }
+
+  // Prints one line of the scenario's document-style output.
+  template <class... Args>
+  void print(fmt::format_string<Args...> f, Args&&... args) {
+    line(fmt::format(f, std::forward<Args>(args)...));
+  }
+  void line(const std::string& text);
+  const std::string& output() const { return output_; }
+
+  [[noreturn]] void skip(const std::string& reason) const { throw Skipped(reason); }
+
+ private:
+  c10::Device device_;
+  bool echo_;
+  std::string output_;
+};
+
+using ScenarioFn = Trace (*)(RunContext&);
+
+// The mistake an invariant exists to catch. TRAINPROOF_INJECT_FAULT=<fault> makes it on
+// purpose; then every invariant named in `breaks` (a part of its name) must be broken and
+// `verify` must exit 1. A check whose control passes is a broken check
+// (tests/negative_control_test.cpp runs every control of every scenario).
+struct NegativeControl {
+  std::string fault;
+  std::vector<std::string> breaks;
+  std::string device = "cpu";  // where the invariants it breaks are checked
+};
+
+// The two documents, by title.
+inline constexpr const char* kBestPractices = "PyTorch Training Best Practices";
+inline constexpr const char* kTrainingLoop = "PyTorch Training Loop: nn.Module, Optimizers, AMP & Checkpoints";
+inline constexpr const char* kBeyondTheDocuments = "(beyond the documents: their laws across processes)";
+
+// What is known of a scenario without running it: `trainproof list --json` prints it, and
+// the tests and CI filters are derived from it.
+struct ScenarioInfo {
+  std::string document;         // the title of the document it reproduces
+  bool multi_process = false;   // starts rank processes (ctest -L distributed runs it alone)
+  bool prints_document = true;  // its output opens with the document's printed lines
+  std::vector<NegativeControl> controls;
+};
+
+struct ScenarioDef {
+  std::string name;
+  std::string section;  // the document section it implements
+  ScenarioFn fn = nullptr;
+  ScenarioInfo info;
+};
+
+class Registry {
+ public:
+  static Registry& instance();
+  bool add(ScenarioDef def);
+  bool describe(const std::string& name, ScenarioInfo info);  // after add, in the same file
+  const ScenarioDef* find(const std::string& name) const;
+  std::vector<ScenarioDef> all() const;  // sorted by name
+
+ private:
+  std::vector<ScenarioDef> defs_;
+};
+
+// Runs a scenario on a device: prepares the device (seeds nothing: scenarios seed
+// themselves, as the documents do), runs it, and stores its printed output in the
+// trace. Throws Skipped when the device is absent or the scenario skips itself.
+Trace run_scenario(const ScenarioDef& def, c10::Device device, bool echo);
+
+}  // namespace trainproof
+
+#define TRAINPROOF_SCENARIO(NAME, SECTION)                                                       \
+  static ::trainproof::Trace trainproof_scenario_##NAME(::trainproof::RunContext& ctx);          \
+  [[maybe_unused]] static const bool trainproof_registered_##NAME =                              \
+      ::trainproof::Registry::instance().add({#NAME, SECTION, &trainproof_scenario_##NAME, {}}); \
+  static ::trainproof::Trace trainproof_scenario_##NAME(::trainproof::RunContext& ctx)
+
+// After the scenario, in its file:
+//   TRAINPROOF_SCENARIO_INFO(underflow, .document = "...",
+//                            .controls = {{"fp16-kept-in-float32", {"fp16(1e-8) == 0"}}});
+#define TRAINPROOF_SCENARIO_INFO(NAME, ...)                        \
+  [[maybe_unused]] static const bool trainproof_described_##NAME = \
+      ::trainproof::Registry::instance().describe(#NAME, ::trainproof::ScenarioInfo{__VA_ARGS__})

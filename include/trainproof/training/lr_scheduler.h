@@ -1,0 +1,156 @@
+// Learning-rate schedulers that LibTorch's C++ API lacks, written to follow PyTorch's
+// Python implementations (torch/optim/lr_scheduler.py) step for step, including their
+// chainable (recursive) forms, so values agree to the last bit.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "trainproof/training/checkpoint.h"
+
+namespace trainproof {
+
+// Base of the per-step/per-epoch schedulers. As in PyTorch, constructing one performs an
+// initial step that sets each group's lr to the schedule's value at step 0; call step()
+// after optimizer.step().
+class LRScheduler {
+ public:
+  virtual ~LRScheduler() = default;
+  void step();
+  // The rates in force now: what the next optimizer.step() will use.
+  const std::vector<double>& get_last_lr() const { return last_lr_; }
+  int64_t last_epoch() const { return last_epoch_; }
+
+  virtual void save(Checkpoint& ck, const std::string& prefix) const;
+  virtual void load(const Checkpoint& ck, const std::string& prefix);
+
+ protected:
+  explicit LRScheduler(torch::optim::Optimizer& opt);
+  void initial_step();  // the derived constructor calls this last, as Python's base __init__ does
+  virtual std::vector<double> get_lr() = 0;
+  std::vector<double> group_lrs() const;
+
+  torch::optim::Optimizer& opt_;
+  std::vector<double> base_lrs_;
+  int64_t last_epoch_ = -1;
+  int64_t step_count_ = 0;
+  bool is_initial_ = false;
+  std::vector<double> last_lr_;
+};
+
+class LambdaLR : public LRScheduler {
+ public:
+  LambdaLR(torch::optim::Optimizer& opt, std::function<double(int64_t)> lr_lambda);
+
+ protected:
+  std::vector<double> get_lr() override;
+
+ private:
+  std::function<double(int64_t)> lambda_;
+};
+
+// The documents' schedule for LambdaLR: linear warmup to 1 over `warmup` steps, then a
+// cosine from 1 down to 0 at `total`.
+std::function<double(int64_t)> warmup_cosine(int64_t warmup, int64_t total);
+
+class StepLR : public LRScheduler {
+ public:
+  StepLR(torch::optim::Optimizer& opt, int64_t step_size, double gamma = 0.1);
+
+ protected:
+  std::vector<double> get_lr() override;
+
+ private:
+  int64_t step_size_;
+  double gamma_;
+};
+
+class CosineAnnealingLR : public LRScheduler {
+ public:
+  CosineAnnealingLR(torch::optim::Optimizer& opt, int64_t t_max, double eta_min = 0.0);
+
+ protected:
+  std::vector<double> get_lr() override;
+
+ private:
+  int64_t t_max_;
+  double eta_min_;
+};
+
+struct OneCycleOptions {
+  double max_lr = 0;
+  int64_t total_steps = 0;
+  double pct_start = 0.3;
+  enum class Anneal { kCos, kLinear } anneal = Anneal::kCos;
+  bool cycle_momentum = true;
+  double base_momentum = 0.85;
+  double max_momentum = 0.95;
+  double div_factor = 25.0;
+  double final_div_factor = 1e4;
+  bool three_phase = false;
+};
+
+// OneCycleLR; with cycle_momentum it also cycles SGD's momentum or Adam/AdamW's beta1.
+class OneCycleLR : public LRScheduler {
+ public:
+  OneCycleLR(torch::optim::Optimizer& opt, OneCycleOptions o);
+  void save(Checkpoint& ck, const std::string& prefix) const override;
+  void load(const Checkpoint& ck, const std::string& prefix) override;
+
+ protected:
+  std::vector<double> get_lr() override;
+
+ private:
+  struct Phase {
+    double end_step;
+    int start_lr, end_lr, start_m, end_m;  // indices into GroupParams::v
+  };
+  struct GroupParams {
+    double v[5];  // initial_lr, max_lr, min_lr, max_momentum, base_momentum
+  };
+  double anneal(double start, double end, double pct) const;
+  void set_momentum(size_t group, double m);
+
+  OneCycleOptions o_;
+  std::vector<Phase> phases_;
+  std::vector<GroupParams> groups_;
+};
+
+struct PlateauOptions {
+  enum class Mode { kMin, kMax } mode = Mode::kMin;
+  double factor = 0.1;
+  int64_t patience = 10;
+  double threshold = 1e-4;
+  enum class ThresholdMode { kRel, kAbs } threshold_mode = ThresholdMode::kRel;
+  int64_t cooldown = 0;
+  double min_lr = 0;
+  double eps = 1e-8;
+};
+
+// ReduceLROnPlateau: stepped once per validation with the metric.
+class ReduceLROnPlateau {
+ public:
+  ReduceLROnPlateau(torch::optim::Optimizer& opt, PlateauOptions o);
+  void step(double metric);
+  const std::vector<double>& get_last_lr() const { return last_lr_; }
+  int64_t num_bad_epochs() const { return num_bad_epochs_; }
+  double best() const { return best_; }
+
+  void save(Checkpoint& ck, const std::string& prefix) const;
+  void load(const Checkpoint& ck, const std::string& prefix);
+
+ private:
+  bool is_better(double a, double best) const;
+  torch::optim::Optimizer& opt_;
+  PlateauOptions o_;
+  double best_;
+  int64_t num_bad_epochs_ = 0, cooldown_counter_ = 0, last_epoch_ = 0;
+  std::vector<double> last_lr_;
+};
+
+}  // namespace trainproof

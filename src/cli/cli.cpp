@@ -1,0 +1,453 @@
+// The trainproof CLI. Progress goes to stderr, results to stdout.
+#include "trainproof/cli/cli.h"
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include <ATen/Parallel.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <torch/cuda.h>
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "src/cli/lr_curve.h"
+#include "src/core/data_dirs.h"
+#include "src/distributed/preempt.h"
+#include "src/process/exec_paths.h"
+#include "src/process/process.h"
+#include "src/runner/bench.h"
+#include "trainproof/core/compare.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/distributed/distributed.h"
+#include "trainproof/golden/golden_store.h"
+#include "trainproof/report/report.h"
+#include "trainproof/runner/fingerprint.h"
+#include "trainproof/runner/runner.h"
+#include "trainproof/runner/scenario.h"
+#include "workloads/textclf/textclf.h"
+
+#ifndef TRAINPROOF_DEFAULT_GOLDEN_DIR
+#define TRAINPROOF_DEFAULT_GOLDEN_DIR "golden"
+#endif
+
+namespace trainproof {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---- list -------------------------------------------------------------------------------
+
+std::string golden_status(const fs::path& golden_dir, const std::string& scenario) {
+  const fs::path p = golden_path(golden_dir, scenario);
+  if (!fs::exists(p)) return "missing";
+  try {
+    std::vector<std::string> devs;
+    for (const auto& [dev, dg] : read_golden(p).devices) devs.push_back(dev);
+    return fmt::format("{}", fmt::join(devs, "+"));
+  } catch (const BadInput&) {
+    return "CORRUPT (verify says why)";
+  }
+}
+
+// What tests and CI filters are derived from: each scenario's metadata and its negative
+// controls (scenario.h), as JSON on stdout.
+int cmd_list_json(const fs::path& golden_dir) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& d : Registry::instance().all()) {
+    nlohmann::json controls = nlohmann::json::array();
+    for (const auto& c : d.info.controls)
+      controls.push_back({{"fault", c.fault}, {"breaks", c.breaks}, {"device", c.device}});
+    out.push_back({{"name", d.name},
+                   {"section", d.section},
+                   {"document", d.info.document},
+                   {"multi_process", d.info.multi_process},
+                   {"prints_document", d.info.prints_document},
+                   {"controls", controls},
+                   {"golden", golden_status(golden_dir, d.name)}});
+  }
+  fmt::print("{}\n", out.dump(2));
+  return kExitOk;
+}
+
+int cmd_list(const fs::path& golden_dir, bool json) {
+  if (json) return cmd_list_json(golden_dir);
+  fmt::print("devices available: {}\n", fmt::join(available_devices(), ", "));
+  std::vector<std::string> paths;
+  for (const auto& p : cpu_paths(cpu_flags())) paths.push_back(p.name);
+  fmt::print("CPU execution paths (verify --paths, regen): {}\n", fmt::join(paths, ", "));
+  fmt::print("golden folder: {}\n\n", golden_dir.string());
+  fmt::print("{:<22} {:<28} {}\n", "scenario", "golden", "document section");
+  for (const auto& d : Registry::instance().all())
+    fmt::print("{:<22} {:<28} {}\n", d.name, golden_status(golden_dir, d.name), d.section);
+  return kExitOk;
+}
+
+// ---- run --------------------------------------------------------------------------------
+
+int cmd_run(const std::string& scenario, const std::string& device) {
+  const auto defs = resolve_scenarios({scenario});
+  int rc = kExitOk;
+  for (const auto& dev : resolve_devices(device)) {
+    try {
+      const Trace t = run_scenario(defs[0], c10::Device(dev), /*echo=*/true);
+      for (const auto& inv : t.invariants)
+        if (!inv.held) {
+          fmt::print(stderr, "invariant broken: {}: {}\n", inv.name, inv.detail);
+          rc = kExitMismatch;
+        }
+    } catch (const Skipped& s) {
+      fmt::print(stderr, "{} on {}: skipped: {}\n", scenario, dev, s.what());
+    }
+  }
+  return rc;
+}
+
+// ---- compare ------------------------------------------------------------------------------
+
+// Compares the traces in two golden files, `observed` against `reference`, for one device:
+// with --tolerance, that policy for every series; otherwise the reference's own (same
+// environment unless --cross).
+int cmd_compare(const fs::path& reference, const fs::path& observed, const std::string& device,
+                const std::string& tolerance, bool cross) {
+  const GoldenFile a = read_golden(reference), b = read_golden(observed);
+  auto ga = a.devices.find(device), gb = b.devices.find(device);
+  if (ga == a.devices.end()) throw BadInput(fmt::format("{}: no /{} group", reference.string(), device));
+  if (gb == b.devices.end()) throw BadInput(fmt::format("{}: no /{} group", observed.string(), device));
+  std::optional<Tolerance> policy;
+  if (!tolerance.empty()) {
+    try {
+      policy = Tolerance::parse(tolerance);
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(fmt::format("--tolerance: {}", e.what()));
+    }
+  }
+  std::vector<ReportEntry> rows;
+  bool ok = true;
+  for (auto c : compare_traces(ga->second.trace, gb->second.trace, cross)) {
+    if (policy && (c.verdict == Verdict::kPass || c.verdict == Verdict::kFail)) {
+      const Series* g = ga->second.trace.find(c.series);
+      c = compare_series_with(*g, *gb->second.trace.find(c.series), *policy);
+    }
+    ok = ok && c.passed();
+    rows.push_back(series_entry(b.scenario, device, c, cross && !policy));
+  }
+  print_results(rows);
+  fmt::print("\ncompare: {} series, {}\n", rows.size(), ok ? "all within tolerance" : "DIFFERENT");
+  return ok ? kExitOk : kExitMismatch;
+}
+
+// ---- bench --------------------------------------------------------------------------------
+
+int cmd_bench(const std::vector<std::string>& names, int warmup, int repeat, double store_elements) {
+  if (store_elements > 0) {
+    const auto r = measure_store(static_cast<uint64_t>(store_elements));
+    const double mb = static_cast<double>(r.bytes) / 1e6;
+    fmt::print(
+        "store {} elements, {:.1f} MB: write {:.2f} s, read {:.2f} s, compare {:.2f} s, read+compare {:.0f} MB/s\n",
+        r.elements, mb, r.write_s, r.read_s, r.compare_s, mb / (r.read_s + r.compare_s));
+    return kExitOk;
+  }
+  for (const auto& def : resolve_scenarios(names)) {
+    const Timing t = time_scenario(def.name, warmup, repeat);
+    fmt::print("{} {:.3f} {}\n", def.name, t.median(), fmt::join(t.ms, ","));
+  }
+  return kExitOk;
+}
+
+// ---- lr-curve -----------------------------------------------------------------------------
+
+struct LrCurveCli {
+  LrCurveSpec spec;
+  std::string anneal = "cos", mode = "min", threshold_mode = "rel";
+};
+
+// One sub-subcommand per scheduler; every option not given keeps PyTorch's default.
+void add_lr_curve(CLI::App& app, LrCurveCli& c, std::vector<CLI::App*>& kinds) {
+  auto* lr = app.add_subcommand("lr-curve", "Print `STEP LR` for a scheduler configuration")->require_subcommand(1);
+  auto& s = c.spec;
+  auto* wc = lr->add_subcommand("warmup-cosine", "LambdaLR with the documents' linear warmup, then cosine to 0");
+  wc->add_option("--lr", s.lr, "Peak learning rate")->required();
+  wc->add_option("--warmup", s.warmup, "Warmup steps")->required();
+  wc->add_option("--total", s.total, "Total steps")->required();
+  auto* oc = lr->add_subcommand("onecycle", "OneCycleLR");
+  oc->add_option("--max-lr", s.onecycle.max_lr, "max_lr")->required();
+  oc->add_option("--total-steps", s.onecycle.total_steps, "total_steps")->required();
+  oc->add_option("--pct-start", s.onecycle.pct_start, "pct_start")->capture_default_str();
+  oc->add_option("--anneal", c.anneal, "anneal_strategy")
+      ->check(CLI::IsMember({"cos", "linear"}))
+      ->capture_default_str();
+  oc->add_option("--div-factor", s.onecycle.div_factor, "div_factor")->capture_default_str();
+  oc->add_option("--final-div-factor", s.onecycle.final_div_factor, "final_div_factor")->capture_default_str();
+  oc->add_flag("--three-phase", s.onecycle.three_phase, "three_phase");
+  auto* co = lr->add_subcommand("cosine", "CosineAnnealingLR (chainable form)");
+  co->add_option("--lr", s.lr, "Initial learning rate")->required();
+  co->add_option("--t-max", s.t_max, "T_max")->required();
+  co->add_option("--eta-min", s.eta_min, "eta_min")->capture_default_str();
+  co->add_option("--steps", s.steps, "Steps to print")->required();
+  auto* st = lr->add_subcommand("step", "StepLR");
+  st->add_option("--lr", s.lr, "Initial learning rate")->required();
+  st->add_option("--step-size", s.step_size, "step_size")->required();
+  st->add_option("--gamma", s.gamma, "gamma")->capture_default_str();
+  st->add_option("--steps", s.steps, "Steps to print")->required();
+  auto* pl = lr->add_subcommand("plateau", "ReduceLROnPlateau: the rate after step(metric), per metric");
+  pl->add_option("--lr", s.lr, "Initial learning rate")->required();
+  pl->add_option("--mode", c.mode, "mode")->check(CLI::IsMember({"min", "max"}))->capture_default_str();
+  pl->add_option("--patience", s.plateau.patience, "patience")->capture_default_str();
+  pl->add_option("--factor", s.plateau.factor, "factor")->capture_default_str();
+  pl->add_option("--threshold", s.plateau.threshold, "threshold")->capture_default_str();
+  pl->add_option("--threshold-mode", c.threshold_mode, "threshold_mode")
+      ->check(CLI::IsMember({"rel", "abs"}))
+      ->capture_default_str();
+  pl->add_option("--cooldown", s.plateau.cooldown, "cooldown")->capture_default_str();
+  pl->add_option("--min-lr", s.plateau.min_lr, "min_lr")->capture_default_str();
+  pl->add_option("--eps", s.plateau.eps, "eps")->capture_default_str();
+  pl->add_option("--metrics", s.metrics, "Validation metrics, comma-separated")->required()->delimiter(',');
+  kinds = {wc, oc, co, st, pl};
+}
+
+int cmd_lr_curve(LrCurveCli& c, const std::vector<CLI::App*>& kinds) {
+  for (auto* k : kinds)
+    if (*k) c.spec.kind = k->get_name();
+  c.spec.onecycle.anneal = c.anneal == "linear" ? OneCycleOptions::Anneal::kLinear : OneCycleOptions::Anneal::kCos;
+  c.spec.plateau.mode = c.mode == "max" ? PlateauOptions::Mode::kMax : PlateauOptions::Mode::kMin;
+  c.spec.plateau.threshold_mode =
+      c.threshold_mode == "abs" ? PlateauOptions::ThresholdMode::kAbs : PlateauOptions::ThresholdMode::kRel;
+  std::vector<double> lrs;
+  try {
+    lrs = lr_curve(c.spec);
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(fmt::format("lr-curve {}: {}", c.spec.kind, e.what()));
+  }
+  std::string out;
+  for (size_t i = 0; i < lrs.size(); ++i) out += fmt::format("{} {:.17g}\n", i, lrs[i]);
+  fmt::print("{}", out);
+  return kExitOk;
+}
+
+// TRAINPROOF_THREADS sets LibTorch's intra-op thread count: how the execution-path matrix
+// runs thread counts above the machine's cores (OMP_NUM_THREADS is capped at them).
+void apply_thread_count() {
+  const char* env = std::getenv("TRAINPROOF_THREADS");
+  if (!env || !*env) return;
+  char* end = nullptr;
+  const long n = std::strtol(env, &end, 10);
+  if (*end != '\0' || n < 1 || n > 1024)
+    throw BadInput(fmt::format("TRAINPROOF_THREADS: '{}' is not a thread count between 1 and 1024", env));
+  at::set_num_threads(static_cast<int>(n));
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv, const char* default_golden_dir) {
+  set_cli_executable("/proc/self/exe");  // child processes (preempt trials, ranks) run this CLI
+  CLI::App app{"trainproof: proves a LibTorch training loop does what the best-practice documents say"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("trainproof ") + kTrainproofVersion);
+  // A consumer's own CLI names its folder; ours uses the installed goldens when installed.
+  fs::path golden_dir = default_golden_dir ? fs::path(default_golden_dir) : installed_data_dir("golden");
+  if (golden_dir.empty()) golden_dir = TRAINPROOF_DEFAULT_GOLDEN_DIR;
+  if (const char* env = std::getenv("TRAINPROOF_GOLDEN_DIR")) golden_dir = env;
+
+  auto* list = app.add_subcommand("list", "Scenarios, devices available, golden status");
+  list->add_option("--golden", golden_dir, "Folder of golden .h5 files");
+  bool list_json = false;
+  list->add_flag("--json", list_json, "Scenario metadata and negative controls as JSON");
+
+  std::string run_scenario_name, run_device = "cpu";
+  auto* run = app.add_subcommand("run", "Run one scenario and print its document-style output");
+  run->add_option("scenario", run_scenario_name, "Scenario name")->required();
+  run->add_option("--device", run_device, "cpu, cuda or all")->capture_default_str();
+
+  VerifyOptions vo;
+  auto* verify = app.add_subcommand("verify", "Run scenarios and compare their traces with the goldens");
+  verify->add_option("scenarios", vo.scenarios, "Scenario names (default: all)");
+  verify->add_option("--device", vo.device, "cpu, cuda or all (the devices present)")->capture_default_str();
+  verify->add_option("--golden", golden_dir, "Folder of golden .h5 files");
+  verify->add_option("--json,--report", vo.json, "Write the results as JSON to this file");
+  verify->add_option("--junit", vo.junit, "Write JUnit XML (one testcase per scenario x device x series) to this file");
+  verify->add_option("--html", vo.html, "Write one self-contained HTML page with a plot per series to this file");
+  verify->add_flag("--cross", vo.force_cross,
+                   "Apply the goldens' cross-environment tolerances even where the fingerprint matches");
+  verify->add_flag("--paths", vo.paths,
+                   "Run every scenario under each CPU execution path (ATen capability, MKL/oneDNN limits, threads), "
+                   "each in its own process: simulates other machines on this one");
+  verify
+      ->add_option("--path-set", vo.path_set, "With --paths: comma-separated path names (`trainproof list` shows them)")
+      ->capture_default_str();
+  verify->add_option("--jobs", vo.jobs, "With --paths: path processes at a time")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+
+  RegenOptions ro;
+  auto* regen = app.add_subcommand("regen", "Regenerate goldens deliberately, printing what changed");
+  regen->add_option("scenarios", ro.scenarios, "Scenario names (default: all)");
+  regen->add_option("--device", ro.device, "cpu, cuda or all (the devices present)")->capture_default_str();
+  regen->add_option("--golden", golden_dir, "Folder of golden .h5 files");
+  regen->add_flag("--dry-run", ro.dry_run, "Show what would change without writing");
+  regen->add_option(
+      "--markdown", ro.markdown,
+      "Write a Markdown summary of what changed and of every series' tolerance (for a pull-request comment)");
+  regen
+      ->add_option("--path-set", ro.path_set,
+                   "Execution paths whose spread sets the cross-environment tolerances (comma-separated; default all)")
+      ->capture_default_str();
+  regen->add_option("--jobs", ro.jobs, "Path processes at a time")->capture_default_str()->check(CLI::Range(1, 64));
+  regen->add_option("--safety-factor", ro.safety_factor, "Cross tolerance = measured spread x this (default 4)")
+      ->check(CLI::Range(1.0, 1000.0));
+  regen->add_flag(
+      "--force", ro.force,
+      "Write goldens even when an invariant breaks or a series exceeds its ceiling (recorded in the golden)");
+
+  std::vector<std::string> rec_names;
+  std::string rec_device = "cpu", rec_out;
+  auto* rec =
+      app.add_subcommand("record", "(internal) run scenarios and write their traces as JSON, for the path matrix");
+  rec->group("");
+  rec->add_option("scenarios", rec_names, "Scenario names (default: all)");
+  rec->add_option("--device", rec_device, "cpu or cuda")->capture_default_str();
+  rec->add_option("--out", rec_out, "Output file")->required();
+
+  std::vector<std::string> tol_names;
+  std::string tol_markdown;
+  auto* tolerances = app.add_subcommand(
+      "tolerances",
+      "Per golden series: the cross-environment tolerance, its provenance, the smallest change it catches");
+  tolerances->add_option("scenarios", tol_names, "Scenario names (default: all)");
+  tolerances->add_option("--golden", golden_dir, "Folder of golden .h5 files");
+  tolerances->add_option("--markdown", tol_markdown, "Also write the table as Markdown to this file");
+
+  std::string cmp_a, cmp_b, cmp_device = "cpu", cmp_tolerance;
+  auto* compare = app.add_subcommand("compare", "Compare the traces of two golden files (OBSERVED against REFERENCE)");
+  compare->add_option("reference", cmp_a, "Reference .h5")->required();
+  compare->add_option("observed", cmp_b, "Observed .h5")->required();
+  compare->add_option("--device", cmp_device, "Device group to compare")->capture_default_str();
+  compare->add_option("--tolerance", cmp_tolerance,
+                      "One policy for every series (default: each reference series' own)");
+  bool cmp_cross = false;
+  compare->add_flag("--cross", cmp_cross, "Apply the reference's cross-environment tolerances");
+
+  std::vector<std::string> bench_names;
+  int bench_warmup = 1, bench_repeat = 5;
+  double bench_store = 0;
+  auto* bench = app.add_subcommand("bench", "Time scenarios in-process (median ms), or golden store throughput");
+  bench->add_option("scenarios", bench_names, "Scenario names (default: all)");
+  bench->add_option("--warmup", bench_warmup, "Untimed runs first")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  bench->add_option("--repeat", bench_repeat, "Timed runs")->capture_default_str()->check(CLI::PositiveNumber);
+  bench->add_option("--store-elements", bench_store,
+                    "Measure golden read+compare throughput on this many float32 values");
+
+  TextClfOptions tc;
+  std::string tc_device = "cpu";
+  auto* train = app.add_subcommand("train", "Train a model with the documents' loop, resuming from checkpoints");
+  auto* textclf = train->add_subcommand("textclf", "Text classifier on the fortunes corpus")->fallthrough();
+  train->require_subcommand(1);
+  textclf->add_option("--ckpt-dir", tc.ckpt_dir, "Checkpoint folder (resumes from its newest valid checkpoint)")
+      ->required();
+  textclf->add_option("--steps", tc.steps, "Optimizer steps")->capture_default_str()->check(CLI::PositiveNumber);
+  textclf->add_option("--ckpt-every", tc.ckpt_every, "Steps between checkpoints")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  textclf->add_option("--device", tc_device, "cpu or cuda")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  textclf->add_option("--amp", tc.amp, "auto, bf16 or fp16 (fp16 adds a GradScaler)")->capture_default_str();
+  textclf->add_option("--corpus", tc.corpus, "Folder of fortune files")->capture_default_str();
+  textclf->add_option("--seed", tc.seed, "Seed")->capture_default_str();
+  textclf->add_option("--sabotage", tc.sabotage, "Negative control for preempt")->capture_default_str();
+
+  PreemptOptions po;
+  auto* preempt = app.add_subcommand(
+      "preempt", "Kill and resume `train textclf` for real; compare bitwise with an uninterrupted run");
+  preempt->add_option("--trials", po.trials, "Trials")->capture_default_str();
+  preempt->add_option("--seed", po.seed, "Seed of the kill schedule")->capture_default_str();
+  preempt
+      ->add_option(
+          "--sabotage", po.sabotage,
+          "none | drop-optimizer | drop-scheduler | drop-scaler | drop-rng | drop-data-position | non-atomic-save")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"none", "drop-optimizer", "drop-scheduler", "drop-scaler", "drop-rng",
+                             "drop-data-position", "non-atomic-save"}));
+  preempt->add_option("--steps", po.steps, "Optimizer steps per run")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  preempt->add_option("--ckpt-every", po.ckpt_every, "Steps between checkpoints")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  preempt->add_option("--corpus", po.corpus, "Folder of fortune files");
+
+  WorkerOptions wo;
+  auto* worker =
+      app.add_subcommand("ddp-worker", "(internal) one rank of a data-parallel run, started by the launcher");
+  worker->group("");  // not listed in --help: the launcher starts it
+  worker->add_option("--rank", wo.rank)->required();
+  worker->add_option("--world", wo.world)->required()->check(CLI::Range(1, 64));
+  worker->add_option("--store", wo.store)->required();
+  worker->add_option("--task", wo.task)->check(CLI::IsMember({"grad", "train"}));
+  worker->add_option("--backend", wo.backend)->check(CLI::IsMember({"gloo", "nccl"}));
+  worker->add_option("--steps", wo.steps)->check(CLI::PositiveNumber);
+  worker->add_option("--ckpt-every", wo.ckpt_every)->check(CLI::PositiveNumber);
+  worker->add_option("--sabotage", wo.sabotage)->check(CLI::IsMember({"none", "drop-rng"}));
+  worker->add_option("--rule", wo.rule)->check(CLI::IsMember({"mean", "size"}));
+  worker->add_option("--total", wo.total)->check(CLI::PositiveNumber);
+  worker->add_option("--seed", wo.seed);
+  worker->add_option("--out", wo.out)->required();
+  worker->add_flag("--uneven,!--even", wo.uneven, "Shard sizes 1:2:...:N, or equal (the default)");
+
+  LrCurveCli lr_curve_cli;
+  std::vector<CLI::App*> lr_kinds;
+  add_lr_curve(app, lr_curve_cli, lr_kinds);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);  // prints the message
+    return kExitBadInput;
+  }
+
+  try {
+    apply_thread_count();
+    if (*list) return cmd_list(golden_dir, list_json);
+    if (*run) return cmd_run(run_scenario_name, run_device);
+    if (*verify) {
+      vo.golden_dir = golden_dir;
+      return trainproof::verify(vo);
+    }
+    if (*regen) {
+      ro.golden_dir = golden_dir;
+      return trainproof::regen(ro);
+    }
+    if (*rec) return record(rec_names, rec_device, rec_out);
+    if (*tolerances) return show_tolerances(tol_names, golden_dir, tol_markdown);
+    if (*textclf) {
+      if (tc_device == "cuda") resolve_devices("cuda");  // a clear exit 2 without CUDA
+      tc.device = c10::Device(tc_device);
+      return train_textclf(tc);
+    }
+    if (*preempt) return run_preempt(po);
+    if (*worker) return ddp_worker_main(wo);
+    if (*bench) return cmd_bench(bench_names, bench_warmup, bench_repeat, bench_store);
+    if (*compare) return cmd_compare(cmp_a, cmp_b, cmp_device, cmp_tolerance, cmp_cross);
+    if (*app.get_subcommand("lr-curve")) return cmd_lr_curve(lr_curve_cli, lr_kinds);
+  } catch (const BadInput& e) {
+    fmt::print(stderr, "trainproof: error: {}\n", e.what());
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "trainproof: internal error (exit {}): {}\n", static_cast<int>(kExitInternal), e.what());
+    return kExitInternal;
+  }
+  return kExitBadInput;
+}
+
+}  // namespace trainproof

@@ -1,0 +1,611 @@
+// verify, regen, record and tolerances (runner.h). Progress goes to stderr, results to stdout.
+#include "trainproof/runner/runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <torch/cuda.h>
+#include <nlohmann/json.hpp>
+
+#include "src/core/envelope.h"
+#include "src/core/trace_json.h"
+#include "src/process/exec_paths.h"
+#include "src/process/path_matrix.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/core/hash.h"
+#include "trainproof/core/temp_dir.h"
+#include "trainproof/golden/golden_store.h"
+#include "trainproof/runner/fingerprint.h"
+
+namespace trainproof {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> available_devices() {
+  std::vector<std::string> d{"cpu"};
+  if (torch::cuda::is_available()) d.push_back("cuda");
+  return d;
+}
+
+std::vector<std::string> resolve_devices(const std::string& flag) {
+  if (flag == "all") return available_devices();
+  if (flag == "cpu") return {flag};
+  if (flag == "cuda") {
+    if (!torch::cuda::is_available())
+      throw BadInput("--device cuda: CUDA is not available on this machine (use --device all to run what is present)");
+    return {flag};
+  }
+  throw BadInput(fmt::format("--device: unknown device '{}' (expected cpu, cuda or all)", flag));
+}
+
+std::vector<ScenarioDef> resolve_scenarios(const std::vector<std::string>& names) {
+  const auto& reg = Registry::instance();
+  if (names.empty()) return reg.all();
+  std::vector<ScenarioDef> out;
+  for (const auto& n : names) {
+    const ScenarioDef* d = reg.find(n);
+    if (!d) {
+      std::vector<std::string> known;
+      for (const auto& k : reg.all()) known.push_back(k.name);
+      throw BadInput(fmt::format("unknown scenario '{}' (known: {})", n, fmt::join(known, ", ")));
+    }
+    out.push_back(*d);
+  }
+  return out;
+}
+
+fs::path golden_path(const fs::path& dir, const std::string& scenario) {
+  return dir / (scenario + ".h5");
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string fmt_err(double v) {
+  if (v == 0) return "0";
+  return fmt::format("{:.3g}", v);
+}
+
+std::vector<double> values_of(const Trace& t, const std::string& name) {
+  const Series* s = t.find(name);
+  if (!s) return {};
+  std::vector<double> v(s->size());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = s->at(i);
+  return v;
+}
+
+// Each scenario's golden, or why it cannot be read.
+struct GoldenSlot {
+  std::optional<GoldenFile> file;
+  std::string error;
+};
+std::map<std::string, GoldenSlot> load_goldens(const std::vector<ScenarioDef>& defs, const fs::path& dir) {
+  std::map<std::string, GoldenSlot> out;
+  for (const auto& def : defs) {
+    GoldenSlot& slot = out[def.name];
+    try {
+      slot.file = read_golden(golden_path(dir, def.name));
+    } catch (const BadInput& e) {
+      slot.error = e.what();
+    }
+  }
+  return out;
+}
+
+// The golden's group for `dev`, or a BAD INPUT row saying why there is none.
+const DeviceGolden* golden_group(const GoldenSlot& slot, const std::string& scenario, const std::string& dev,
+                                 const std::string& label, const fs::path& dir, VerifyReport& report) {
+  if (!slot.file) {
+    report.entries.emplace_back(scenario, label, "run", "(golden)", "BAD INPUT", "", slot.error);
+    return nullptr;
+  }
+  auto g = slot.file->devices.find(dev);
+  if (g == slot.file->devices.end()) {
+    report.entries.emplace_back(
+        scenario, label, "run", "(golden)", "BAD INPUT", "",
+        fmt::format("{}: no /{} group (run `trainproof regen {} --device {}` on such a machine)",
+                    golden_path(dir, scenario).string(), dev, scenario, dev));
+    return nullptr;
+  }
+  return &g->second;
+}
+
+// Compares one observed run with its golden group under the golden's stored tolerances:
+// appends a row per series and invariant; returns whether all passed.
+bool check_run(const std::string& scenario, const std::string& label, const DeviceGolden& g, const Trace& observed,
+               bool cross, VerifyReport& report) {
+  bool ok = true;
+  for (const auto& c : compare_traces(g.trace, observed, cross)) {
+    ok = ok && c.passed();
+    ReportEntry e = series_entry(scenario, label, c, cross);
+    e.golden = values_of(g.trace, c.series);
+    e.observed = values_of(observed, c.series);
+    report.entries.push_back(std::move(e));
+  }
+  for (const auto& inv : observed.invariants) {
+    ok = ok && inv.held;
+    report.entries.emplace_back(scenario, label, "invariant", inv.name, inv.held ? "pass" : "BROKEN", "", inv.detail);
+  }
+  return ok;
+}
+
+void write_reports(const VerifyOptions& o, const VerifyReport& report) {
+  if (!o.json.empty()) write_json_report(o.json, report);
+  if (!o.junit.empty()) write_junit_report(o.junit, report);
+  if (!o.html.empty()) write_html_report(o.html, report);
+}
+
+size_t count_failed(const std::vector<ReportEntry>& entries) {
+  size_t failed = 0;
+  for (const auto& e : entries) failed += !e.passed();
+  return failed;
+}
+
+// Bad input outranks an internal error, which outranks a mismatch (errors.h).
+int exit_code(const VerifyReport& report) {
+  bool bad_input = false, internal = false, mismatch = false;
+  for (const auto& e : report.entries) {
+    bad_input = bad_input || e.status == "BAD INPUT";
+    internal = internal || e.status == "ERROR";
+    mismatch = mismatch || !e.passed();
+  }
+  return bad_input ? kExitBadInput : internal ? kExitInternal : mismatch ? kExitMismatch : kExitOk;
+}
+
+// A key that is equal for two traces exactly when every series that is not informational
+// (timings) is bitwise equal.
+uint64_t trace_key(const Trace& t) {
+  uint64_t h = kFnv1a64Offset;
+  for (const auto& s : t.series) {
+    if (s.cross.is_any() && !is_integer(s.produced)) continue;
+    h = fnv1a64(s.name, h);
+    h = is_integer(s.produced)
+            ? fnv1a64({reinterpret_cast<const char*>(s.ints.data()), s.ints.size() * sizeof(int64_t)}, h)
+            : fnv1a64({reinterpret_cast<const char*>(s.values.data()), s.values.size() * sizeof(double)}, h);
+  }
+  return h;
+}
+
+int verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>& defs) {
+  if (o.device == "cuda") throw BadInput("--paths simulates the CPU's execution paths: use it with --device cpu");
+  const auto paths = select_paths(cpu_paths(cpu_flags()), o.path_set);
+  const auto goldens = load_goldens(defs, o.golden_dir);
+  VerifyReport report;
+  const auto t0 = Clock::now();
+  std::vector<std::string> names;
+  for (const auto& def : defs)
+    if (golden_group(goldens.at(def.name), def.name, "cpu", "cpu", o.golden_dir, report)) names.push_back(def.name);
+  fmt::print(stderr, "verify --paths: {} scenarios under {} execution paths, each in its own process\n", names.size(),
+             paths.size());
+  TempDir work("paths");
+  const auto runs = names.empty() ? std::vector<PathRun>{} : run_paths(paths, names, "cpu", work.path(), o.jobs);
+
+  struct PathSummary {
+    size_t checks = 0, failing = 0;
+    std::vector<std::string> fingerprint;
+  };
+  std::vector<PathSummary> summary(runs.size());
+  // scenario -> groups of paths with bitwise identical results, in path order
+  std::map<std::string, std::vector<std::pair<uint64_t, std::vector<std::string>>>> classes;
+  for (size_t p = 0; p < runs.size(); ++p) {
+    const PathRun& run = runs[p];
+    const std::string label = "cpu@" + run.path.name;
+    const size_t first = report.entries.size();
+    if (!run.recording) {
+      report.entries.emplace_back("(all)", label, "run", "(path)", "ERROR", "", run.error);
+    } else {
+      bool noted = false;
+      for (const auto& name : names) {
+        const DeviceGolden& g = goldens.at(name).file->devices.at("cpu");
+        auto rec = run.recording->scenarios.find(name);
+        if (rec == run.recording->scenarios.end()) {
+          report.entries.emplace_back(name, label, "run", "(run)", "ERROR", "", "not recorded");
+        } else if (rec->second.status == "skipped") {
+          report.entries.emplace_back(name, label, "run", "(all)", "skipped", "", rec->second.reason);
+        } else if (rec->second.status != "ok") {
+          report.entries.emplace_back(name, label, "run", "(run)", "ERROR", "", rec->second.reason);
+        } else {
+          const auto diffs = fingerprint_diff(g.fingerprint, run.recording->fingerprint);
+          if (!noted)
+            for (const auto& d : diffs)
+              summary[p].fingerprint.push_back(fmt::format("{}: {} -> {}", d.field, d.golden, d.current));
+          noted = true;
+          check_run(name, label, g, rec->second.trace, o.force_cross || is_cross_environment(diffs), report);
+          auto& groups = classes[name];
+          const uint64_t key = trace_key(rec->second.trace);
+          auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+          if (it == groups.end()) it = groups.insert(groups.end(), {key, {}});
+          it->second.push_back(run.path.name);
+        }
+      }
+    }
+    summary[p].checks = report.entries.size() - first;
+    summary[p].failing = count_failed({report.entries.begin() + static_cast<long>(first), report.entries.end()});
+  }
+
+  std::vector<ReportEntry> failing;
+  for (const auto& e : report.entries)
+    if (!e.passed()) failing.push_back(e);
+  if (!failing.empty()) {
+    fmt::print("\nchecks not passing:");
+    print_results(failing);
+  }
+  fmt::print("\n{:<20} {:>7} {:>12} {:>9}  {}\n", "execution path", "checks", "not passing", "seconds", "environment");
+  for (size_t p = 0; p < runs.size(); ++p)
+    fmt::print("{:<20} {:>7} {:>12} {:>9.1f}  {}\n", runs[p].path.name, summary[p].checks, summary[p].failing,
+               runs[p].seconds, runs[p].path.env_text());
+  fmt::print("\nfingerprint fields each path changes (golden -> path):\n");
+  for (size_t p = 0; p < runs.size(); ++p)
+    fmt::print("  {:<20} {}\n", runs[p].path.name,
+               summary[p].fingerprint.empty() ? "none (the golden's own environment: exact tolerances)"
+                                              : fmt::format("{}", fmt::join(summary[p].fingerprint, "; ")));
+  fmt::print("\nagreement between paths (paths in one group produced bitwise identical traces):\n");
+  for (const auto& [name, groups] : classes) {
+    std::vector<std::string> text;
+    for (const auto& [key, members] : groups) text.push_back(fmt::format("[{}]", fmt::join(members, " ")));
+    fmt::print("  {:<22} {} distinct: {}\n", name, groups.size(), fmt::join(text, " "));
+  }
+  const size_t failed = count_failed(report.entries);
+  report.seconds = since(t0);
+  fmt::print("\nverify --paths: {} paths, {} checks, {} not passing, {:.1f} s\n", runs.size(), report.entries.size(),
+             failed, report.seconds);
+  write_reports(o, report);
+  return exit_code(report);
+}
+
+}  // namespace
+
+void print_results(const std::vector<ReportEntry>& entries) {
+  size_t wide = 6, dev_wide = 5;  // the series and device columns fit their longest entries
+  for (const auto& e : entries) {
+    if (e.kind != "invariant") wide = std::max(wide, e.name.size());
+    dev_wide = std::max(dev_wide, e.device.size());
+  }
+  fmt::print("\n{:<20} {:<{}} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", "scenario", "dev", dev_wide, "series", wide,
+             "status", "max abs", "max rel", "ulp", "first", "tolerance");
+  for (const auto& e : entries) {
+    if (e.kind == "invariant") continue;
+    const bool series = e.kind == "series";
+    fmt::print("{:<20} {:<{}} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", e.scenario, e.device, dev_wide, e.name, wide,
+               e.status, series ? fmt_err(e.max_abs) : "", series ? fmt_err(e.max_rel) : "",
+               series ? std::to_string(e.max_ulp) : "",
+               e.first_divergence >= 0 ? std::to_string(e.first_divergence) : (series ? "-" : ""),
+               series ? e.tolerance + (e.cross_environment ? " [cross]" : "") : "");
+    if (e.status != "pass" && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
+  }
+  bool header = false;
+  for (const auto& e : entries) {
+    if (e.kind != "invariant") continue;
+    if (!header) fmt::print("\n{:<20} {:<{}} {:<9} {}\n", "scenario", "dev", dev_wide, "status", "invariant");
+    header = true;
+    fmt::print("{:<20} {:<{}} {:<9} {}\n", e.scenario, e.device, dev_wide, e.status, e.name);
+    if (e.status != "pass" && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
+  }
+}
+
+ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross) {
+  ReportEntry e(scenario, dev, "series", c.series, std::string(verdict_name(c.verdict)), c.tolerance, c.detail);
+  e.max_abs = c.max_abs;
+  e.max_rel = c.max_rel;
+  e.max_ulp = c.max_ulp;
+  e.first_divergence = c.first_divergence;
+  e.cross_environment = cross;
+  return e;
+}
+
+// ---- verify -----------------------------------------------------------------------------
+
+int verify(const VerifyOptions& o) {
+  const auto defs = resolve_scenarios(o.scenarios);
+  if (o.paths) return verify_paths(o, defs);
+  const auto devices = resolve_devices(o.device);
+  const auto goldens = load_goldens(defs, o.golden_dir);
+  VerifyReport report;
+  const size_t total = defs.size() * devices.size();
+  size_t k = 0;
+  const auto t_all = Clock::now();
+  for (const auto& def : defs) {
+    for (const auto& dev : devices) {
+      fmt::print(stderr, "[{}/{}] {} on {} ... ", ++k, total, def.name, dev);
+      const auto t0 = Clock::now();
+      const DeviceGolden* g = golden_group(goldens.at(def.name), def.name, dev, dev, o.golden_dir, report);
+      if (!g) {
+        fmt::print(stderr, "BAD INPUT\n");
+        continue;
+      }
+      Trace observed;
+      try {
+        observed = run_scenario(def, c10::Device(dev), /*echo=*/false);
+      } catch (const Skipped& s) {
+        fmt::print(stderr, "skipped ({})\n", s.what());
+        report.entries.emplace_back(def.name, dev, "run", "(all)", "skipped", "", s.what());
+        continue;
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "ERROR\n");
+        report.entries.emplace_back(def.name, dev, "run", "(run)", "ERROR", "", e.what());
+        continue;
+      }
+      if (!g->forced.empty())
+        report.fingerprint_notes.push_back(
+            fmt::format("  {}/{}: the golden was written with regen --force over: {}", def.name, dev, g->forced));
+      const auto diffs = fingerprint_diff(g->fingerprint, current_fingerprint(c10::Device(dev)));
+      for (const auto& d : diffs)
+        report.fingerprint_notes.push_back(
+            fmt::format("  {}/{}: {}: golden {} | here {}", def.name, dev, d.field, d.golden, d.current));
+      const bool ok = check_run(def.name, dev, *g, observed, o.force_cross || is_cross_environment(diffs), report);
+      fmt::print(stderr, "{} ({:.2f} s)\n", ok ? "ok" : "MISMATCH", since(t0));
+    }
+  }
+  print_results(report.entries);
+  if (!report.fingerprint_notes.empty()) {
+    fmt::print(
+        "\nfingerprint fields that differ from the golden's (the golden's cross-environment tolerances apply):\n");
+    for (const auto& n : report.fingerprint_notes) fmt::print("{}\n", n);
+  } else if (o.force_cross) {
+    fmt::print("\n--cross: the golden's cross-environment tolerances applied on its own environment\n");
+  }
+  report.seconds = since(t_all);
+  fmt::print("\nverify: {} checks, {} not passing, {:.1f} s\n", report.entries.size(), count_failed(report.entries),
+             report.seconds);
+  write_reports(o, report);
+  return exit_code(report);
+}
+
+// ---- regen ------------------------------------------------------------------------------
+
+namespace {
+
+std::string spread_text(const Series& s) {
+  if (!s.provenance) return s.cross.is_any() ? "informational" : "not measured";
+  const Provenance& p = *s.provenance;
+  if (p.differing.empty()) return "bitwise equal on every path";
+  return fmt::format("spread {} (rel {}) on {}", fmt_err(p.spread_abs), fmt_err(p.spread_rel), p.differing);
+}
+
+void describe_changes(const Trace* old_trace, const Trace& fresh, const std::string& scenario, const std::string& dev,
+                      std::vector<RegenChange>& changes) {
+  for (const auto& s : fresh.series) {
+    const Series* old = old_trace ? old_trace->find(s.name) : nullptr;
+    RegenChange ch{scenario, dev, s.name, "new", s.size(), 0, 0, ""};
+    std::string what;
+    if (!old) {
+      what = fmt::format("new ({} values, {})", s.size(), dtype_name(s.produced));
+    } else {
+      const auto c = compare_series_with(*old, s, Tolerance::exact());
+      ch.change = c.passed() ? "unchanged" : "changed";
+      ch.changed_values = c.divergent;
+      ch.max_rel = c.max_rel;
+      ch.detail = c.detail;
+      if (c.passed()) {
+        what = "unchanged";
+      } else if (c.verdict == Verdict::kFail) {
+        what =
+            fmt::format("changed: {} of {} values, max abs {}, max rel {}, max ulp {}, first at [{}]: {:.9g} -> {:.9g}",
+                        c.divergent, c.golden_size, fmt_err(c.max_abs), fmt_err(c.max_rel), c.max_ulp,
+                        c.first_divergence, c.golden_value, c.observed_value);
+      } else {
+        what = "changed: " + c.detail;
+      }
+      if (old->cross != s.cross) what += fmt::format("; cross tolerance {} -> {}", old->cross.str(), s.cross.str());
+    }
+    fmt::print("    {:<32} {}\n    {:<32}   cross {}: {}\n", s.name, what, "", s.cross.str(), spread_text(s));
+    changes.push_back(std::move(ch));
+  }
+  if (old_trace)
+    for (const auto& s : old_trace->series)
+      if (!fresh.find(s.name)) {
+        fmt::print("    {:<32} removed\n", s.name);
+        changes.push_back({scenario, dev, s.name, "removed", s.size(), 0, 0, ""});
+      }
+}
+
+std::string paths_json(const std::vector<PathRun>& runs) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& r : runs) j.push_back({{"name", r.path.name}, {"env", r.path.env_text()}});
+  return j.dump();
+}
+
+void add_tolerance_rows(const std::string& scenario, const std::string& dev, const Trace& t,
+                        std::vector<ToleranceRow>& rows) {
+  for (const auto& s : t.series) {
+    ToleranceRow r{scenario, dev, s.name, std::string(dtype_name(s.produced)), s.cross.str(), "", 0, "", 0};
+    if (s.provenance) {
+      r.spread_rel = s.provenance->spread_rel;
+      r.differing = s.provenance->differing;
+      r.provenance = fmt::format("spread {} x {} (floor {}, ceiling {})", fmt_err(s.provenance->spread_abs),
+                                 s.provenance->factor, s.provenance->floor, s.provenance->ceiling);
+    } else {
+      r.provenance = s.cross.is_any() ? "informational" : "declared (schema 1: not measured)";
+    }
+    r.catches = smallest_caught_change(s, s.cross);
+    rows.push_back(std::move(r));
+  }
+}
+
+}  // namespace
+
+int regen(const RegenOptions& o) {
+  const auto defs = resolve_scenarios(o.scenarios);
+  const auto devices = resolve_devices(o.device);
+  const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
+  std::vector<std::string> names;
+  for (const auto& d : defs) names.push_back(d.name);
+
+  // The old goldens: kept groups of devices not run, and the baseline for "what changed".
+  std::map<std::string, GoldenFile> old, fresh;
+  for (const auto& def : defs) {
+    const fs::path path = golden_path(o.golden_dir, def.name);
+    if (!fs::exists(path)) continue;
+    try {
+      old[def.name] = read_golden(path);
+    } catch (const BadInput& e) {
+      fmt::print(stderr, "note: the old golden is unreadable and will be replaced: {}\n", e.what());
+    }
+  }
+  std::vector<RegenChange> changes;
+  std::vector<ToleranceRow> rows;
+  std::vector<std::string> refused;
+  for (const auto& dev : devices) {
+    // CUDA: one path (this GPU); its cross tolerances are the dtype floors until GPUs are compared.
+    const auto paths = dev == "cpu" ? select_paths(cpu_paths(cpu_flags()), o.path_set)
+                                    : std::vector<ExecPath>{{"native", "this GPU", {}}};
+    fmt::print(
+        "regen on {}: {} scenarios under {} execution paths ({}), safety factor {}\n", dev, names.size(), paths.size(),
+        [&] {
+          std::vector<std::string> n;
+          for (const auto& p : paths) n.push_back(p.name);
+          return fmt::format("{}", fmt::join(n, ", "));
+        }(),
+        factor);
+    TempDir work("regen");
+    const auto runs = run_paths(paths, names, dev, work.path(), o.jobs);
+    for (const auto& run : runs)
+      if (!run.recording)
+        throw std::runtime_error(fmt::format("execution path {} could not record, so no spread can be measured: {}",
+                                             run.path.name, run.error));
+    for (const auto& def : defs) {
+      const ScenarioRecord& ref = runs[0].recording->scenarios.at(def.name);
+      fmt::print("{} on {}:\n", def.name, dev);
+      if (ref.status == "skipped") {
+        fmt::print("    skipped ({}); the golden's /{} group is left as it was\n", ref.reason, dev);
+        continue;
+      }
+      std::vector<std::string> problems;
+      if (ref.status != "ok") problems.push_back(fmt::format("it failed to run: {}", ref.reason));
+      Trace t = ref.trace;
+      for (const auto& run : runs) {
+        const ScenarioRecord& rec = run.recording->scenarios.at(def.name);
+        if (rec.status != ref.status)
+          problems.push_back(fmt::format("on path {} it was {}: {}", run.path.name, rec.status, rec.reason));
+        for (const auto& inv : rec.trace.invariants)
+          if (!inv.held)
+            problems.push_back(fmt::format("invariant '{}' is broken on path {}{}", inv.name, run.path.name,
+                                           inv.detail.empty() ? "" : ": " + inv.detail));
+      }
+      for (auto& s : t.series) {
+        std::vector<PathSeries> others;
+        for (size_t p = 1; p < runs.size(); ++p)
+          others.push_back({runs[p].path.name, runs[p].recording->scenarios.at(def.name).trace.find(s.name)});
+        if (!measure_cross_tolerance(s, others, factor))
+          problems.push_back(fmt::format(
+              "series '{}' moves by {} on paths {} (x{} safety factor), beyond the ceiling {} "
+              "that the document's claim allows",
+              s.name, fmt_err(s.provenance->spread_abs), s.provenance->beyond, factor, s.provenance->ceiling));
+      }
+      auto o_it = old.find(def.name);
+      const DeviceGolden* old_group = nullptr;
+      if (o_it != old.end()) {
+        auto g = o_it->second.devices.find(dev);
+        if (g != o_it->second.devices.end()) old_group = &g->second;
+      }
+      describe_changes(old_group ? &old_group->trace : nullptr, t, def.name, dev, changes);
+      add_tolerance_rows(def.name, dev, t, rows);
+      if (!problems.empty() && !o.force) {
+        for (const auto& p : problems) fmt::print("    REFUSED: {}\n", p);
+        refused.push_back(def.name);
+        continue;
+      }
+      for (const auto& p : problems) fmt::print("    FORCED (--force): {}\n", p);
+      if (!problems.empty())
+        fmt::print(stderr,
+                   "WARNING: {} on {}: written with --force although {} problem(s) would refuse it; the "
+                   "golden records them in its 'forced' attribute\n",
+                   def.name, dev, problems.size());
+      t.invariants.clear();
+      GoldenFile& g = fresh.try_emplace(def.name, o_it != old.end() ? o_it->second : GoldenFile{}).first->second;
+      g.devices[dev] = DeviceGolden{runs[0].recording->fingerprint, std::move(t), paths_json(runs),
+                                    fmt::format("{}", fmt::join(problems, "\n"))};
+    }
+  }
+  for (auto& [name, g] : fresh) {
+    if (std::find(refused.begin(), refused.end(), name) != refused.end()) continue;
+    g.scenario = name;
+    g.trainproof_version = kTrainproofVersion;
+    g.created_utc = utc_now();
+    g.schema_version = kGoldenSchemaVersion;
+    const fs::path path = golden_path(o.golden_dir, name);
+    if (o.dry_run) {
+      fmt::print("(dry run: {} not written)\n", path.string());
+    } else {
+      fs::create_directories(o.golden_dir);
+      write_golden(path, g);
+      fmt::print("wrote {}\n", path.string());
+    }
+  }
+  if (!o.markdown.empty()) write_regen_markdown(o.markdown, changes, rows);
+  if (!refused.empty()) {
+    fmt::print(stderr,
+               "regen: refused to write the goldens of {}: a law is broken or a series moves beyond what its "
+               "document claims (see REFUSED above)\n",
+               fmt::join(refused, ", "));
+    return kExitMismatch;
+  }
+  return kExitOk;
+}
+
+// ---- record and tolerances ----------------------------------------------------------------
+
+int record(const std::vector<std::string>& scenarios, const std::string& device, const fs::path& out) {
+  const auto defs = resolve_scenarios(scenarios);
+  const auto devices = resolve_devices(device);
+  if (devices.size() != 1) throw BadInput("record: --device must name one device (cpu or cuda)");
+  const c10::Device dev(devices[0]);
+  Recording r;
+  for (const auto& def : defs) {
+    const auto t0 = Clock::now();
+    ScenarioRecord& rec = r.scenarios[def.name];
+    try {
+      rec.trace = run_scenario(def, dev, /*echo=*/false);
+      rec.status = "ok";
+    } catch (const Skipped& s) {
+      rec.status = "skipped";
+      rec.reason = s.what();
+    } catch (const std::exception& e) {
+      rec.status = "error";
+      rec.reason = e.what();
+    }
+    fmt::print(stderr, "{} on {}: {} ({:.2f} s)\n", def.name, devices[0], rec.status, since(t0));
+  }
+  r.fingerprint = current_fingerprint(dev);  // after the runs: CUDA determinism flags are set by then
+  write_recording(out, r);
+  return kExitOk;
+}
+
+int show_tolerances(const std::vector<std::string>& scenarios, const fs::path& golden_dir,
+                    const std::string& markdown) {
+  std::vector<ToleranceRow> rows;
+  for (const auto& def : resolve_scenarios(scenarios)) {
+    const GoldenFile g = read_golden(golden_path(golden_dir, def.name));
+    for (const auto& [dev, dg] : g.devices) add_tolerance_rows(def.name, dev, dg.trace, rows);
+  }
+  fmt::print("{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}\n", "scenario", "dev", "series", "dtype", "catches",
+             "cross tolerance", "provenance");
+  for (const auto& r : rows)
+    fmt::print("{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}{}\n", r.scenario, r.device, r.series, r.dtype,
+               std::isnan(r.catches)      ? "zeros"
+               : std::isfinite(r.catches) ? fmt::format("{:.2g}", r.catches)
+                                          : "-",
+               r.cross, r.provenance, r.differing.empty() ? "" : "; differs on " + r.differing);
+  if (!markdown.empty()) write_tolerance_markdown(markdown, rows);
+  return kExitOk;
+}
+
+}  // namespace trainproof

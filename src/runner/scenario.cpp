@@ -1,0 +1,65 @@
+// The scenario registry and the runner.
+#include "trainproof/runner/scenario.h"
+
+#include <ATen/Context.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+
+#include <torch/cuda.h>
+
+#include "trainproof/core/fault.h"
+#include "trainproof/training/tensors.h"
+
+namespace trainproof {
+
+void RunContext::line(const std::string& text) {
+  output_ += text;
+  output_ += '\n';
+  if (echo_) std::cout << text << std::endl;
+}
+
+Registry& Registry::instance() {
+  static Registry r;
+  return r;
+}
+
+bool Registry::add(ScenarioDef def) {
+  if (find(def.name)) throw std::logic_error("scenario registered twice: " + def.name);
+  defs_.push_back(std::move(def));
+  return true;
+}
+
+bool Registry::describe(const std::string& name, ScenarioInfo info) {
+  for (auto& d : defs_)
+    if (d.name == name) {
+      d.info = std::move(info);
+      return true;
+    }
+  throw std::logic_error("TRAINPROOF_SCENARIO_INFO before TRAINPROOF_SCENARIO: " + name);
+}
+
+const ScenarioDef* Registry::find(const std::string& name) const {
+  for (const auto& d : defs_)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+std::vector<ScenarioDef> Registry::all() const {
+  std::vector<ScenarioDef> out = defs_;
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return out;
+}
+
+Trace run_scenario(const ScenarioDef& def, c10::Device device, bool echo) {
+  if (device.is_cuda() && !torch::cuda::is_available()) throw Skipped("CUDA not available");
+  if (device.is_cuda()) make_cuda_deterministic();  // a bitwise check needs deterministic kernels
+  if (fault_injected("throw-in-" + def.name)) throw std::runtime_error("injected fault: throw-in-" + def.name);
+  RunContext ctx(device, echo);
+  Trace t = def.fn(ctx);
+  t.output = ctx.output();
+  return t;
+}
+
+}  // namespace trainproof
