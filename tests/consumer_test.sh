@@ -22,7 +22,17 @@ results = json.load(open(sys.argv[1]))["results"]
 sys.exit(any(r["scenario"] == "compile_speed" and r["status"] == "skipped" for r in results))
 PY
 fi
-echo "installed trainproof: verify passed from $tmp/prefix (goldens and compile_speed package installed)"
+# As if the build tree were gone: the installed trainproof (and the probe it starts) must
+# open nothing under the build tree or the source tree's golden/ (strace sees every open).
+(cd "$tmp" && strace -f -qq -e trace=open,openat,stat,newfstatat,access,execve -o "$tmp/files.log" \
+  "$installed" verify underflow compile_speed --device cpu) >"$tmp/traced.log" 2>&1 ||
+  { echo "FAIL: installed trainproof verify under strace:"; cat "$tmp/traced.log"; exit 1; }
+if grep -E "\"($build|$source/golden)/" "$tmp/files.log" >"$tmp/touched.log"; then
+  echo "FAIL: the installed trainproof reached into the build tree or the source goldens:"; head -20 "$tmp/touched.log"; exit 1
+fi
+grep -q "\"$tmp/prefix/share/trainproof/golden/underflow.h5\"" "$tmp/files.log" ||
+  { echo "FAIL: strace did not see the installed golden being read (is strace working?)"; exit 1; }
+echo "installed trainproof: verify passed from $tmp/prefix, reading nothing of the build tree"
 
 ctest --build-and-test "$source/examples/consumer" "$tmp/build" --build-generator Ninja \
   --build-options -DCMAKE_PREFIX_PATH="$tmp/prefix" -DTorch_DIR="$torch_dir" -DCMAKE_BUILD_TYPE=Release \

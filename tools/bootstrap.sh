@@ -24,7 +24,7 @@ started=$SECONDS
 # 1. Debian packages: the build tools and the C/C++ libraries trainproof builds on.
 debs=(cmake ninja-build g++ ccache libgtest-dev librapidcheck-dev libhdf5-dev hdf5-tools
       libcli11-dev nlohmann-json3-dev libgloo-dev fortunes clang libclang-rt-14-dev chromium
-      clang-format)
+      clang-format strace)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
