@@ -1,7 +1,6 @@
 // The C++ schedulers reproduce PyTorch's Python schedulers bitwise, on reference curves
 // PyTorch itself produced (tools/reference/scheduler_reference.py), and resume exactly
 // from saved state.
-#include <cctype>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -12,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/cli/lr_curve.h"
+#include "tests/support/test_name.h"
 #include "trainproof/training/optim.h"
 
 namespace trainproof {
@@ -88,10 +88,8 @@ TEST_P(ReferenceCurveTest, MatchesPyTorchBitwise) {
 
 INSTANTIATE_TEST_SUITE_P(PyTorch, ReferenceCurveTest, ::testing::ValuesIn(reference_cases()),
                          [](const ::testing::TestParamInfo<nlohmann::json>& info) {
-                           std::string name = info.param["kind"].get<std::string>() + "_" + std::to_string(info.index);
-                           for (auto& ch : name)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return name;
+                           return testing::test_name(info.param["kind"].get<std::string>() + "_" +
+                                                     std::to_string(info.index));
                          });
 
 TEST(LrSchedulerTest, DocumentValues) {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/run_cli.h"
+#include "tests/support/test_name.h"
 #include "trainproof/core/temp_dir.h"
 #include "trainproof/runner/scenario.h"
 
@@ -98,15 +99,8 @@ std::vector<Control> controls() {
   return out;
 }
 
-std::string test_name(const std::string& s) {
-  std::string n = s;
-  for (auto& ch : n)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return n;
-}
-
 INSTANTIATE_TEST_SUITE_P(All, NegativeControlTest, ::testing::ValuesIn(controls()), [](const auto& info) {
-  return test_name(info.param.scenario + "__" + info.param.control.fault);
+  return testing::test_name(info.param.scenario + "__" + info.param.control.fault);
 });
 
 // ---- a clean run passes, and every invariant it checks has a control ----------------------
