@@ -20,7 +20,7 @@ namespace {
 LrCurveSpec spec_of(const std::string& kind, const nlohmann::json& a) {
   LrCurveSpec s;
   s.kind = kind;
-  if (kind == "warmup-cosine") {
+  if (kind == "warmup-cosine" || kind == "warmup-linear") {
     s.lr = a["lr"];
     s.warmup = a["warmup"];
     s.total = a["total"];

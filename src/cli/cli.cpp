@@ -173,6 +173,11 @@ void add_lr_curve(CLI::App& app, LrCurveCli& c, std::vector<CLI::App*>& kinds) {
   wc->add_option("--lr", s.lr, "Peak learning rate")->required();
   wc->add_option("--warmup", s.warmup, "Warmup steps")->required();
   wc->add_option("--total", s.total, "Total steps")->required();
+  auto* wl = lr->add_subcommand("warmup-linear",
+                                "SequentialLR: LinearLR warmup to the peak, then LinearLR decay to 0 at --total");
+  wl->add_option("--lr", s.lr, "Peak learning rate")->required();
+  wl->add_option("--warmup", s.warmup, "Warmup steps")->required();
+  wl->add_option("--total", s.total, "Total steps")->required();
   auto* oc = lr->add_subcommand("onecycle", "OneCycleLR");
   oc->add_option("--max-lr", s.onecycle.max_lr, "max_lr")->required();
   oc->add_option("--total-steps", s.onecycle.total_steps, "total_steps")->required();
@@ -206,7 +211,7 @@ void add_lr_curve(CLI::App& app, LrCurveCli& c, std::vector<CLI::App*>& kinds) {
   pl->add_option("--min-lr", s.plateau.min_lr, "min_lr")->capture_default_str();
   pl->add_option("--eps", s.plateau.eps, "eps")->capture_default_str();
   pl->add_option("--metrics", s.metrics, "Validation metrics, comma-separated")->required()->delimiter(',');
-  kinds = {wc, oc, co, st, pl};
+  kinds = {wc, wl, oc, co, st, pl};
 }
 
 int cmd_lr_curve(LrCurveCli& c, const std::vector<CLI::App*>& kinds) {

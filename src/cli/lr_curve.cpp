@@ -33,6 +33,10 @@ std::vector<double> lr_curve(const LrCurveSpec& s) {
     LambdaLR sched(opt, warmup_cosine(s.warmup, s.total));
     return per_step(opt, sched, s.total);
   }
+  if (s.kind == "warmup-linear") {
+    const auto sched = warmup_linear_sequential(opt, s.warmup, s.total);
+    return per_step(opt, *sched, s.total);
+  }
   if (s.kind == "onecycle") {
     OneCycleLR sched(opt, s.onecycle);
     return per_step(opt, sched, s.onecycle.total_steps);

@@ -12,10 +12,10 @@
 namespace trainproof {
 
 struct LrCurveSpec {
-  std::string kind;  // warmup-cosine | onecycle | cosine | step | plateau
+  std::string kind;  // warmup-cosine | warmup-linear | onecycle | cosine | step | plateau
   double lr = 1e-3;
   int64_t steps = 0;              // cosine, step
-  int64_t warmup = 0, total = 0;  // warmup-cosine
+  int64_t warmup = 0, total = 0;  // warmup-cosine, warmup-linear
   OneCycleOptions onecycle;       // onecycle
   int64_t t_max = 0;              // cosine
   double eta_min = 0;             // cosine

@@ -2,6 +2,7 @@
 // CosineAnnealingLR, OneCycleLR, ReduceLROnPlateau).
 #include "trainproof/training/lr_scheduler.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -48,9 +49,17 @@ void LRScheduler::initial_step() {
 void LRScheduler::step() {
   ++step_count_;
   ++last_epoch_;
-  const std::vector<double> values = get_lr();
+  set_group_lrs(get_lr());
+}
+
+void LRScheduler::update_lr_at(int64_t epoch) {
+  last_epoch_ = epoch;
+  set_group_lrs(closed_form_lr());
+}
+
+void LRScheduler::set_group_lrs(const std::vector<double>& lrs) {
   auto& groups = opt_.param_groups();
-  for (size_t i = 0; i < groups.size(); ++i) groups[i].options().set_lr(values[i]);
+  for (size_t i = 0; i < groups.size(); ++i) groups[i].options().set_lr(lrs[i]);
   last_lr_ = group_lrs();
 }
 
@@ -91,6 +100,96 @@ std::function<double(int64_t)> warmup_cosine(int64_t warmup, int64_t total) {
     const double progress = static_cast<double>(step - warmup) / static_cast<double>(total - warmup);
     return 0.5 * (1 + std::cos(kPi * progress));  // cosine down to 0
   };
+}
+
+std::function<double(int64_t)> warmup_linear(int64_t warmup, int64_t total) {
+  return [warmup, total](int64_t step) {
+    if (step < warmup) return static_cast<double>(step + 1) / static_cast<double>(warmup);
+    return std::max(0.0, static_cast<double>(total - step) / static_cast<double>(total - warmup));
+  };
+}
+
+// ---- LinearLR, SequentialLR ----------------------------------------------------------------
+
+LinearLR::LinearLR(torch::optim::Optimizer& opt, double start_factor, double end_factor, int64_t total_iters)
+    : LRScheduler(opt), start_(start_factor), end_(end_factor), total_iters_(total_iters) {
+  if (start_factor > 1.0 || start_factor <= 0)
+    throw std::invalid_argument(fmt::format("LinearLR: start_factor must be in (0, 1], got {}", start_factor));
+  if (end_factor > 1.0 || end_factor < 0)
+    throw std::invalid_argument(fmt::format("LinearLR: end_factor must be in [0, 1], got {}", end_factor));
+  initial_step();
+}
+
+std::vector<double> LinearLR::get_lr() {
+  std::vector<double> lrs = group_lrs();
+  if (last_epoch_ == 0) {
+    for (double& lr : lrs) lr *= start_;
+    return lrs;
+  }
+  if (is_initial_ || last_epoch_ > total_iters_) return lrs;
+  const double e = static_cast<double>(last_epoch_), n = static_cast<double>(total_iters_);
+  for (double& lr : lrs) lr *= 1.0 + (end_ - start_) / (n * start_ + (e - 1) * (end_ - start_));
+  return lrs;
+}
+
+std::vector<double> LinearLR::closed_form_lr() {
+  std::vector<double> lrs;
+  const double reached = static_cast<double>(std::min(total_iters_, last_epoch_));
+  for (double base : base_lrs_)
+    lrs.push_back(base * (start_ + (end_ - start_) * reached / static_cast<double>(total_iters_)));
+  return lrs;
+}
+
+SequentialLR::SequentialLR(torch::optim::Optimizer& opt, std::vector<std::unique_ptr<LRScheduler>> schedulers,
+                           std::vector<int64_t> milestones)
+    : LRScheduler(opt), schedulers_(std::move(schedulers)), milestones_(std::move(milestones)) {
+  if (schedulers_.empty()) throw std::invalid_argument("SequentialLR: expects at least one scheduler");
+  if (milestones_.size() != schedulers_.size() - 1)
+    throw std::invalid_argument(fmt::format("SequentialLR: {} schedulers need {} milestones, got {}",
+                                            schedulers_.size(), schedulers_.size() - 1, milestones_.size()));
+  for (const auto& s : schedulers_)
+    if (&s->opt_ != &opt_) throw std::invalid_argument("SequentialLR: every scheduler must belong to its optimizer");
+  // Python's group["initial_lr"]: set by the first scheduler built, the base of all of them.
+  base_lrs_ = schedulers_.front()->base_lrs_;
+  for (auto& s : schedulers_) s->base_lrs_ = base_lrs_;
+  last_epoch_ = 0;
+  set_group_lrs(base_lrs_);                      // reset the rates the schedulers' construction moved
+  for (auto& s : schedulers_) --s->last_epoch_;  // undo their initial steps
+  const auto first =
+      static_cast<size_t>(std::upper_bound(milestones_.begin(), milestones_.end(), 0) - milestones_.begin());
+  schedulers_[first]->initial_step();
+  last_lr_ = schedulers_[first]->get_last_lr();
+}
+
+void SequentialLR::step() {
+  ++last_epoch_;
+  const auto idx =
+      static_cast<size_t>(std::upper_bound(milestones_.begin(), milestones_.end(), last_epoch_) - milestones_.begin());
+  auto& s = *schedulers_[idx];
+  if (idx > 0 && milestones_[idx - 1] == last_epoch_)
+    s.update_lr_at(0);
+  else
+    s.step();
+  last_lr_ = s.get_last_lr();
+}
+
+void SequentialLR::save(Checkpoint& ck, const std::string& prefix) const {
+  LRScheduler::save(ck, prefix);
+  for (size_t i = 0; i < schedulers_.size(); ++i) schedulers_[i]->save(ck, fmt::format("{}/{}", prefix, i));
+}
+
+void SequentialLR::load(const Checkpoint& ck, const std::string& prefix) {
+  LRScheduler::load(ck, prefix);
+  for (size_t i = 0; i < schedulers_.size(); ++i) schedulers_[i]->load(ck, fmt::format("{}/{}", prefix, i));
+}
+
+std::unique_ptr<SequentialLR> warmup_linear_sequential(torch::optim::Optimizer& opt, int64_t warmup, int64_t total) {
+  if (warmup < 2 || total <= warmup)
+    throw std::invalid_argument(fmt::format("warmup-linear: need 2 <= warmup < total, got {} and {}", warmup, total));
+  std::vector<std::unique_ptr<LRScheduler>> parts;
+  parts.push_back(std::make_unique<LinearLR>(opt, 1.0 / static_cast<double>(warmup), 1.0, warmup - 1));
+  parts.push_back(std::make_unique<LinearLR>(opt, 1.0, 0.0, total - warmup));
+  return std::make_unique<SequentialLR>(opt, std::move(parts), std::vector<int64_t>{warmup});
 }
 
 // ---- StepLR --------------------------------------------------------------------------------

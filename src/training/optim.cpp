@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "trainproof/core/fault.h"
+
 namespace trainproof {
 
 torch::Tensor AdamW::step(LossClosure closure) {
@@ -12,6 +14,7 @@ torch::Tensor AdamW::step(LossClosure closure) {
     torch::AutoGradMode enable_grad(true);
     loss = closure();
   }
+  const bool ignore_decay = fault_injected("adamw-ignores-weight-decay");
   for (auto& group : param_groups_) {
     auto& options = static_cast<torch::optim::AdamWOptions&>(group.options());
     const double lr = options.lr(), weight_decay = options.weight_decay(), eps = options.eps();
@@ -34,7 +37,7 @@ torch::Tensor AdamW::step(LossClosure closure) {
       auto& exp_avg = state.exp_avg();
       auto& exp_avg_sq = state.exp_avg_sq();
 
-      if (weight_decay != 0) p.mul_(1 - lr * weight_decay);  // decoupled weight decay
+      if (weight_decay != 0 && !ignore_decay) p.mul_(1 - lr * weight_decay);  // decoupled weight decay
       exp_avg.lerp_(grad, 1 - beta1);
       exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2);
 

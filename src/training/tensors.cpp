@@ -110,6 +110,16 @@ AutocastGuard::~AutocastGuard() {
   at::autocast::set_autocast_dtype(device_, prev_dtype_);
 }
 
+DeterministicAlgorithmsGuard::DeterministicAlgorithmsGuard(bool on)
+    : prev_(at::globalContext().deterministicAlgorithms()),
+      prev_warn_only_(at::globalContext().deterministicAlgorithmsWarnOnly()) {
+  at::globalContext().setDeterministicAlgorithms(on, /*warn_only=*/false);
+}
+
+DeterministicAlgorithmsGuard::~DeterministicAlgorithmsGuard() {
+  at::globalContext().setDeterministicAlgorithms(prev_, prev_warn_only_);
+}
+
 void make_cuda_deterministic() {
   // cuBLAS needs a fixed workspace for deterministic results; it must be set before the
   // first cuBLAS handle is made, so set it before any CUDA work (unless the user chose one).

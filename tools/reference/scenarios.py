@@ -285,8 +285,286 @@ def early_stop(t):
     t.values("best", [best], "float64")
 
 
+# ---- The training loop (second document) --------------------------------------------------
+def zero_grad(t):
+    torch.manual_seed(0)
+    model = nn.Linear(8, 3)
+    X, y = torch.randn(32, 8), torch.randint(0, 3, (32,))
+    loss_fn = nn.CrossEntropyLoss()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    loss_fn(model(X), y).backward()
+    batch_grad = model.weight.grad.clone()
+    opt.zero_grad()
+    loss_fn(model(X), y).backward()
+    with_zero_grad = model.weight.grad.clone()
+    loss_fn(model(X), y).backward()
+    t.tensor("grad_batch", batch_grad)
+    t.tensor("grad_with_zero_grad", with_zero_grad)
+    t.tensor("grad_zero_grad_forgotten", model.weight.grad)
+    for zero in (True, False):
+        torch.manual_seed(1)
+        m = nn.Linear(8, 3)
+        sgd = torch.optim.SGD(m.parameters(), lr=0.1)
+        xs, ys = X.split(8), y.split(8)
+        losses = []
+        for step in range(10):
+            if zero:
+                sgd.zero_grad()
+            loss = loss_fn(m(xs[step % 4]), ys[step % 4])
+            loss.backward()
+            sgd.step()
+            losses.append(loss.item())
+        t.values("loss_per_step_zero_grad" if zero else "loss_per_step_forgotten", losses, "float32")
+
+
+def eval_mode(t):
+    torch.manual_seed(0)
+    fc1 = nn.Linear(8, 16)
+    bn = nn.BatchNorm1d(16)
+    relu = nn.ReLU()
+    dropout = nn.Dropout(0.5)
+    fc2 = nn.Linear(16, 3)
+    model = nn.Sequential(fc1, bn, relu, dropout, fc2)
+    X, y = torch.randn(64, 8), torch.randint(0, 3, (64,))
+    Xv, yv = torch.randn(32, 8), torch.randint(0, 3, (32,))
+    loss_fn = nn.CrossEntropyLoss()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    model.train()
+    for _ in range(5):
+        opt.zero_grad()
+        loss_fn(model(X), y).backward()
+        opt.step()
+    for evaluate in (True, False):
+        model.train(not evaluate)
+        with torch.no_grad():
+            first, second = model(Xv), model(Xv)
+            tag = "eval" if evaluate else "train_mode"
+            t.values("val_loss_twice_" + tag, [loss_fn(first, yv).item(), loss_fn(second, yv).item()], "float32")
+        t.tensor("running_mean_after_" + tag, bn.running_mean)
+
+
+def weight_decay_groups(t):
+    lr, wd = 0.1, 0.1
+
+    def make_model():
+        torch.manual_seed(1)
+        fc1 = nn.Linear(8, 16)
+        norm = nn.LayerNorm(16)
+        relu = nn.ReLU()
+        fc2 = nn.Linear(16, 3)
+        return nn.Sequential(fc1, norm, relu, fc2)
+
+    def optimizer(model, grouped):
+        if not grouped:
+            return torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=wd)
+        decay = [p for p in model.parameters() if p.ndim >= 2]
+        no_decay = [p for p in model.parameters() if p.ndim < 2]  # biases and normalization weights
+        return torch.optim.AdamW([{"params": decay}, {"params": no_decay, "weight_decay": 0.0}], lr=lr,
+                                 weight_decay=wd)
+
+    for grouped in (True, False):
+        model = make_model()
+        opt = optimizer(model, grouped)
+        for p in model.parameters():
+            p.grad = torch.zeros_like(p)
+        opt.step()
+        t.tensor("params_zero_grad_step_grouped" if grouped else "params_zero_grad_step_decay_all", flat_params(model))
+    torch.manual_seed(0)
+    X, y = torch.randn(64, 8), torch.randint(0, 3, (64,))
+    loss_fn = nn.CrossEntropyLoss()
+    for grouped in (True, False):
+        model = make_model()
+        opt = optimizer(model, grouped)
+        losses = []
+        for _ in range(20):
+            opt.zero_grad()
+            loss = loss_fn(model(X), y)
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        t.values("loss_per_step_grouped" if grouped else "loss_per_step_decay_all", losses, "float32")
+
+
+def softmax_before_ce(t):
+    torch.manual_seed(0)
+    X, y = torch.randn(64, 20), torch.randint(0, 5, (64,))
+    loss_fn = nn.CrossEntropyLoss()
+    norms = []
+    for softmax_first in (False, True):
+        torch.manual_seed(1)
+        fc1 = nn.Linear(20, 64)
+        relu = nn.ReLU()
+        fc2 = nn.Linear(64, 5)
+        model = nn.Sequential(fc1, relu, fc2)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+        losses = []
+        for step in range(200):
+            opt.zero_grad()
+            logits = model(X)
+            loss = loss_fn(torch.softmax(logits, 1) if softmax_first else logits, y)
+            loss.backward()
+            if step == 0:
+                norms.append(math.sqrt(sum(p.grad.pow(2).sum().item() for p in model.parameters())))
+            opt.step()
+            losses.append(loss.item())
+        t.values("loss_per_step_softmax_first" if softmax_first else "loss_per_step_logits", losses, "float32")
+    t.values("grad_norm_step0_logits_softmax_first", norms, "float64")
+
+
+def overfit_one_batch(t):
+    torch.manual_seed(0)
+    X, y = torch.randn(8, 16), torch.randint(0, 4, (8,))
+    loss_fn = nn.CrossEntropyLoss()
+    for bug in ("none", "labels_misaligned", "detached_outputs"):
+        torch.manual_seed(1)
+        fc1 = nn.Linear(16, 32)
+        relu = nn.ReLU()
+        fc2 = nn.Linear(32, 4)
+        model = nn.Sequential(fc1, relu, fc2)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+        losses = []
+        for _ in range(300):
+            opt.zero_grad()
+            out = model(X)
+            if bug == "detached_outputs":
+                out = out.detach().requires_grad_()
+            labels = y[torch.randperm(8)] if bug == "labels_misaligned" else y
+            loss = loss_fn(out, labels)
+            losses.append(loss.item())
+            if losses[-1] < 0.01:
+                break
+            loss.backward()
+            opt.step()
+        t.values("loss_per_step_" + bug, losses, "float32")
+
+
+def warmup_linear(t):
+    WARMUP, TOTAL = 100, 1000
+    opt_a = torch.optim.AdamW(nn.Linear(4, 1).parameters(), lr=1e-3)
+    opt_b = torch.optim.AdamW(nn.Linear(4, 1).parameters(), lr=1e-3)
+
+    def fn(step):
+        return (step + 1) / WARMUP if step < WARMUP else max(0.0, (TOTAL - step) / (TOTAL - WARMUP))
+
+    lam = torch.optim.lr_scheduler.LambdaLR(opt_a, lr_lambda=fn)
+    seq = sequential_warmup_linear(opt_b, WARMUP, TOTAL)
+    lrs_a, lrs_b = [], []
+    for _ in range(TOTAL):
+        lrs_a.append(lam.get_last_lr()[0])
+        lrs_b.append(seq.get_last_lr()[0])
+        opt_a.step()
+        opt_b.step()
+        lam.step()
+        seq.step()
+    t.values("lr_per_step_lambda", lrs_a, "float64")
+    t.values("lr_per_step_sequential", lrs_b, "float64")
+
+
+def sequential_warmup_linear(opt, warmup, total):
+    S = torch.optim.lr_scheduler
+    return S.SequentialLR(opt, [S.LinearLR(opt, start_factor=1 / warmup, end_factor=1.0, total_iters=warmup - 1),
+                                S.LinearLR(opt, start_factor=1.0, end_factor=0.0, total_iters=total - warmup)],
+                          milestones=[warmup])
+
+
+def undivided_sgd_vs_adam(t):
+    torch.manual_seed(0)
+    X, y = torch.randn(64, 8), torch.randint(0, 3, (64,))
+    loss_fn = nn.CrossEntropyLoss()
+
+    def train(adam, lr, divide):
+        torch.manual_seed(1)
+        model = nn.Linear(8, 3)
+        opt = (torch.optim.AdamW if adam else torch.optim.SGD)(model.parameters(), lr=lr)
+        start = flat_params(model)
+        for step in range(3):
+            opt.zero_grad()
+            for xb, yb in zip(X.split(16), y.split(16)):
+                loss = loss_fn(model(xb), yb)
+                (loss * (1 / 4) if divide else loss * 1.0).backward()
+            opt.step()
+            if step == 0:
+                first = flat_params(model) - start
+        return first, flat_params(model) - start
+
+    updates = {"sgd_undivided": train(False, 0.1, False), "sgd_divided": train(False, 0.1, True),
+               "sgd_divided_4x_lr": train(False, 0.4, True), "adamw_undivided": train(True, 1e-3, False),
+               "adamw_divided": train(True, 1e-3, True)}
+    for name, (_, total) in updates.items():
+        t.tensor("update_" + name, total)
+    ratio = [(updates[k + "_undivided"][0].norm() / updates[k + "_divided"][0].norm()).item() for k in ("sgd", "adamw")]
+    t.values("first_update_ratio_sgd_adamw", ratio, "float64")
+
+
+def clip_order(t):
+    torch.manual_seed(0)
+    X, y = torch.randn(32, 8), torch.randint(0, 3, (32,))
+    loss_fn = nn.CrossEntropyLoss()
+
+    def run(order):
+        torch.manual_seed(1)
+        fc1 = nn.Linear(8, 16)
+        relu = nn.ReLU()
+        fc2 = nn.Linear(16, 3)
+        model = nn.Sequential(fc1, relu, fc2)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        scaler = torch.amp.GradScaler("cpu", enabled=order != "true")
+        scaler.scale(loss_fn(model(X), y)).backward()
+        if order == "clip_first":
+            norm = nn.utils.clip_grad_norm_(model.parameters(), max_norm=0.1)
+        scaler.unscale_(opt)
+        if order != "clip_first":
+            norm = nn.utils.clip_grad_norm_(model.parameters(), max_norm=0.1)
+        return norm.item(), torch.cat([p.grad.reshape(-1) for p in model.parameters()])
+
+    runs = [run(o) for o in ("true", "unscale_first", "clip_first")]
+    t.values("norm_seen_true_unscaled_first_clipped_first", [n for n, _ in runs], "float64")
+    for name, (_, g) in zip(("grads_true_clipped", "grads_unscale_then_clip", "grads_clip_then_unscale"), runs):
+        t.tensor(name, g)
+
+
+def deterministic(t):
+    torch.use_deterministic_algorithms(True)
+    idx = torch.tensor([0, 0])
+    ops = [lambda: torch.zeros(5).put_(idx, torch.ones(2)),
+           lambda: torch.zeros(5).put_(idx, torch.ones(2), accumulate=True),
+           lambda: torch.zeros(5).index_put_((idx,), torch.ones(2), accumulate=True),
+           lambda: torch.zeros(5).scatter_add_(0, idx, torch.ones(2)),
+           lambda: torch.zeros(5).index_add_(0, idx, torch.ones(2)),
+           lambda: torch.bincount(idx, torch.ones(2)),
+           lambda: torch.histc(torch.ones(4)),
+           lambda: torch.ones(4).kthvalue(2),
+           lambda: torch.ones(4).median(0),
+           lambda: torch.ones(4, requires_grad=True).cumsum(0).sum().backward(),
+           lambda: nn.functional.avg_pool3d(torch.ones(1, 1, 2, 2, 2, requires_grad=True), 2).sum().backward(),
+           lambda: nn.functional.interpolate(torch.ones(1, 1, 2, 2, requires_grad=True), scale_factor=2,
+                                             mode="bilinear", align_corners=False).sum().backward()]
+    refuses = []
+    for op in ops:
+        try:
+            op()
+            refuses.append(0)
+        except RuntimeError:
+            refuses.append(1)
+    torch.manual_seed(0)
+    emb = nn.Embedding(50, 16)
+    fc = nn.Linear(16, 3)
+    opt = torch.optim.SGD(list(emb.parameters()) + list(fc.parameters()), lr=0.5)
+    tokens, y = torch.randint(0, 50, (32, 6)), torch.randint(0, 3, (32,))
+    for _ in range(20):
+        opt.zero_grad()
+        nn.functional.cross_entropy(fc(emb(tokens).mean(1)), y).backward()
+        opt.step()
+    torch.use_deterministic_algorithms(False)
+    t.values("refuses_per_candidate_op", refuses, "int32")
+    t.tensor("params_after_20_steps", torch.cat([flat_params(emb), flat_params(fc)]))
+
+
 SCENARIOS = {f.__name__: f for f in (autocast_dtypes, underflow, amp_loop, accumulation, uneven_accumulation,
-                                     warmup_cosine, onecycle, plateau, resume_exact, precision_table, early_stop)}
+                                     warmup_cosine, onecycle, plateau, resume_exact, precision_table, early_stop,
+                                     zero_grad, eval_mode, weight_decay_groups, softmax_before_ce,
+                                     overfit_one_batch, warmup_linear, undivided_sgd_vs_adam, clip_order,
+                                     deterministic)}
 
 
 def main(argv):

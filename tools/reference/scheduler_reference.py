@@ -37,6 +37,16 @@ def warmup_cosine(lr, warmup, total):
     return per_step(opt, torch.optim.lr_scheduler.LambdaLR(opt, fn), total)
 
 
+def warmup_linear(lr, warmup, total):
+    """Linear warmup then linear decay, as PyTorch composes it: LinearLR twice in SequentialLR."""
+    opt = optimizer(lr)
+    S = torch.optim.lr_scheduler
+    sched = S.SequentialLR(opt, [S.LinearLR(opt, start_factor=1 / warmup, end_factor=1.0, total_iters=warmup - 1),
+                                 S.LinearLR(opt, start_factor=1.0, end_factor=0.0, total_iters=total - warmup)],
+                           milestones=[warmup])
+    return per_step(opt, sched, total)
+
+
 def onecycle(max_lr, total_steps, pct_start, anneal, div_factor, final_div_factor, three_phase):
     opt = optimizer(1e-3)
     sched = torch.optim.lr_scheduler.OneCycleLR(
@@ -71,6 +81,8 @@ def main():
     cases = []
     for lr, warmup, total in [(1e-3, 100, 1000), (3e-4, 10, 50), (0.1, 1, 7), (5e-5, 250, 251)]:
         cases.append(("warmup-cosine", dict(lr=lr, warmup=warmup, total=total), warmup_cosine(lr, warmup, total)))
+    for lr, warmup, total in [(1e-3, 100, 1000), (3e-4, 10, 50), (0.1, 2, 7), (5e-5, 250, 251), (1.0, 3, 400)]:
+        cases.append(("warmup-linear", dict(lr=lr, warmup=warmup, total=total), warmup_linear(lr, warmup, total)))
     for (max_lr, total, pct), anneal, three, (div, final) in itertools.product(
             [(1e-2, 100, 0.3), (0.5, 37, 0.25), (3e-3, 1000, 0.1)], ["cos", "linear"], [False, True],
             [(25.0, 1e4), (10.0, 100.0)]):

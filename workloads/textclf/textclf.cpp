@@ -182,7 +182,9 @@ int train_textclf(const TextClfOptions& o) {
   torch::manual_seed(static_cast<int64_t>(o.seed));
   TextClf model;
   model->to(o.device);
-  AdamW opt(model->parameters(), torch::optim::AdamWOptions(2e-2));
+  // AdamW's default decay (0.01) on the embedding and the head's weight; none on the bias
+  // (the training-loop document: exclude biases and normalization weights from decay).
+  AdamW opt(weight_decay_groups(*model, torch::optim::AdamWOptions(2e-2)));
   LambdaLR sched(opt, warmup_cosine(std::max<int64_t>(1, o.steps / 10), o.steps + 1));  // per optimizer step
   // float16: a scale that grows fast enough to overflow now and then, so skipped steps and
   // back-offs are part of the run (and of what a resume must reproduce).

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,7 @@ namespace trainproof {
 class LRScheduler {
  public:
   virtual ~LRScheduler() = default;
-  void step();
+  virtual void step();
   // The rates in force now: what the next optimizer.step() will use.
   const std::vector<double>& get_last_lr() const { return last_lr_; }
   int64_t last_epoch() const { return last_epoch_; }
@@ -33,7 +34,14 @@ class LRScheduler {
   explicit LRScheduler(torch::optim::Optimizer& opt);
   void initial_step();  // the derived constructor calls this last, as Python's base __init__ does
   virtual std::vector<double> get_lr() = 0;
+  // Python's _get_closed_form_lr, used by step(epoch); schedulers without one recompute get_lr().
+  virtual std::vector<double> closed_form_lr() { return get_lr(); }
+  // Python's _update_lr(epoch): jump to `epoch` (SequentialLR restarts a scheduler at 0 this way).
+  void update_lr_at(int64_t epoch);
   std::vector<double> group_lrs() const;
+  void set_group_lrs(const std::vector<double>& lrs);
+
+  friend class SequentialLR;
 
   torch::optim::Optimizer& opt_;
   std::vector<double> base_lrs_;
@@ -57,6 +65,48 @@ class LambdaLR : public LRScheduler {
 // The documents' schedule for LambdaLR: linear warmup to 1 over `warmup` steps, then a
 // cosine from 1 down to 0 at `total`.
 std::function<double(int64_t)> warmup_cosine(int64_t warmup, int64_t total);
+
+// Linear warmup to 1 over `warmup` steps, then linear decay to 0 at `total` (the training-loop
+// document's other default: "warmup then cosine or linear decay").
+std::function<double(int64_t)> warmup_linear(int64_t warmup, int64_t total);
+
+// LinearLR: the factor moves linearly from start_factor to end_factor over total_iters steps.
+class LinearLR : public LRScheduler {
+ public:
+  LinearLR(torch::optim::Optimizer& opt, double start_factor = 1.0 / 3, double end_factor = 1.0,
+           int64_t total_iters = 5);
+
+ protected:
+  std::vector<double> get_lr() override;
+  std::vector<double> closed_form_lr() override;
+
+ private:
+  double start_, end_;
+  int64_t total_iters_;
+};
+
+// SequentialLR: runs `schedulers[i]` from milestones[i-1] on, restarting each at epoch 0.
+// As in Python, the schedulers are built on the same optimizer first, in order (the first
+// one built saw the optimizer's initial rates, which all of them take as their base).
+class SequentialLR : public LRScheduler {
+ public:
+  SequentialLR(torch::optim::Optimizer& opt, std::vector<std::unique_ptr<LRScheduler>> schedulers,
+               std::vector<int64_t> milestones);
+  void save(Checkpoint& ck, const std::string& prefix) const override;
+  void load(const Checkpoint& ck, const std::string& prefix) override;
+  void step() override;
+
+ protected:
+  std::vector<double> get_lr() override { return group_lrs(); }
+
+ private:
+  std::vector<std::unique_ptr<LRScheduler>> schedulers_;
+  std::vector<int64_t> milestones_;
+};
+
+// The same schedule as LambdaLR(warmup_linear(warmup, total)), built the PyTorch-native way:
+// LinearLR(1/warmup -> 1 over warmup-1 steps), then LinearLR(1 -> 0 over total-warmup steps).
+std::unique_ptr<SequentialLR> warmup_linear_sequential(torch::optim::Optimizer& opt, int64_t warmup, int64_t total);
 
 class StepLR : public LRScheduler {
  public:

@@ -40,6 +40,18 @@ class AutocastGuard {
   c10::ScalarType prev_dtype_;
 };
 
+// torch.use_deterministic_algorithms(on) for a scope; the previous setting comes back after.
+class DeterministicAlgorithmsGuard {
+ public:
+  explicit DeterministicAlgorithmsGuard(bool on);
+  ~DeterministicAlgorithmsGuard();
+  DeterministicAlgorithmsGuard(const DeterministicAlgorithmsGuard&) = delete;
+  DeterministicAlgorithmsGuard& operator=(const DeterministicAlgorithmsGuard&) = delete;
+
+ private:
+  bool prev_, prev_warn_only_;
+};
+
 // The settings a bitwise check on CUDA needs: deterministic algorithms, deterministic
 // cuDNN without benchmarking, CUBLAS_WORKSPACE_CONFIG. The fingerprint records them.
 void make_cuda_deterministic();
