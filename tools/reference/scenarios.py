@@ -560,11 +560,54 @@ def deterministic(t):
     t.tensor("params_after_20_steps", torch.cat([flat_params(emb), flat_params(fc)]))
 
 
+def activation_checkpointing(t):
+    """torch.utils.checkpoint (reentrant, preserve_rng_state=True) on 7 of 8 dropout blocks.
+    The bytes held for backward: storages that came alive during the forward pass and that
+    the graph keeps (saved tensors, counted once each by saved_tensors_hooks), the loss, and
+    the CPU RNG state each checkpointed segment keeps for its recompute (ctx.fwd_cpu_state)."""
+    from torch.utils.checkpoint import checkpoint
+    torch.manual_seed(0)
+    X, y = torch.randn(64, 256), torch.randint(0, 10, (64,))
+    held = []
+    for checkpointed in (False, True):
+        torch.manual_seed(1)
+        blocks = []
+        for _ in range(8):
+            fc = nn.Linear(256, 256)
+            relu = nn.ReLU()
+            dropout = nn.Dropout(0.1)
+            blocks.append(nn.Sequential(fc, relu, dropout))
+        head = nn.Linear(256, 10)
+        model = nn.ModuleList(blocks + [head])
+        model.train()
+        existing = {p.untyped_storage().data_ptr() for p in model.parameters()}
+        existing |= {X.untyped_storage().data_ptr(), y.untyped_storage().data_ptr()}
+        saved = {}
+
+        def pack(tensor):
+            st = tensor.untyped_storage()
+            if st.data_ptr() not in existing:
+                saved[st.data_ptr()] = st.nbytes()
+            return tensor
+
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+            x = X
+            for i, block in enumerate(blocks):
+                x = checkpoint(block, x, use_reentrant=True) if checkpointed and i > 0 else block(x)
+            loss = nn.functional.cross_entropy(head(x), y)
+        saved.setdefault(loss.untyped_storage().data_ptr(), loss.untyped_storage().nbytes())
+        held.append(sum(saved.values()) + (7 * torch.get_rng_state().nbytes if checkpointed else 0))
+        loss.backward()
+        t.tensor("grad_norms_checkpointed" if checkpointed else "grad_norms_plain",
+                 torch.stack([p.grad.norm() for p in model.parameters()]))
+    t.values("bytes_held_for_backward_plain_checkpointed", held, "int64")
+
+
 SCENARIOS = {f.__name__: f for f in (autocast_dtypes, underflow, amp_loop, accumulation, uneven_accumulation,
                                      warmup_cosine, onecycle, plateau, resume_exact, precision_table, early_stop,
                                      zero_grad, eval_mode, weight_decay_groups, softmax_before_ce,
                                      overfit_one_batch, warmup_linear, undivided_sgd_vs_adam, clip_order,
-                                     deterministic)}
+                                     deterministic, activation_checkpointing)}
 
 
 def main(argv):
