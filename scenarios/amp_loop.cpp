@@ -1,6 +1,6 @@
-// Document: "A Mixed-Precision Training Loop". float16 + GradScaler on CUDA, bfloat16
-// without one on CPU; clip after unscale; a step whose gradients hold inf is skipped and
-// the scale backs off.
+// Document: "A Mixed-Precision Training Loop". float16 + GradScaler on CUDA (and bfloat16
+// without one on Ampere and newer), bfloat16 without one on CPU; clip after unscale; a step
+// whose gradients hold inf is skipped and the scale backs off.
 #include <torch/torch.h>
 
 #include "trainproof/runner/scenario.h"
@@ -30,11 +30,10 @@ std::tuple<bool, double, double> inf_step_is_skipped(c10::Device device) {
   return {!stepped && bitwise_equal(before, flat_parameters(*model)), scale_before, scaler.get_scale()};
 }
 
-}  // namespace
-
-TRAINPROOF_SCENARIO(amp_loop, "A Mixed-Precision Training Loop") {
+// One recipe's 3-epoch trajectory, recorded under the recipe's suffix.
+void train_recipe(RunContext& ctx, const AmpRecipe& recipe, Trace& t) {
   const auto device = ctx.device();
-  const auto amp_dtype = ctx.amp_dtype();
+  const auto amp_dtype = recipe.dtype;
   torch::manual_seed(0);
 
   const auto X = torch::randn({4000, 256});
@@ -46,7 +45,7 @@ TRAINPROOF_SCENARIO(amp_loop, "A Mixed-Precision Training Loop") {
   torch::nn::Sequential model(fc1, relu, fc2);
   model->to(device);
   AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(1e-3));
-  GradScaler scaler(device, GradScalerOptions{.enabled = amp_dtype == torch::kHalf});
+  GradScaler scaler(device, GradScalerOptions{.enabled = recipe.scaler});
 
   std::vector<double> step_losses, step_norms, epoch_losses, epoch_norms;
   for (int epoch = 1; epoch <= 3; ++epoch) {
@@ -77,24 +76,35 @@ TRAINPROOF_SCENARIO(amp_loop, "A Mixed-Precision Training Loop") {
   }
   ctx.print("{} {} scaler enabled: {}", device.str(), py_dtype(amp_dtype), scaler.is_enabled() ? "True" : "False");
 
-  const auto [skipped, scale_before, scale_after] = inf_step_is_skipped(device);
-  ctx.print("inf gradients with an enabled scaler: step skipped: {}  scale {:g} -> {:g}", skipped ? "True" : "False",
-            scale_before, scale_after);
-
-  Trace t;
   // Bitwise on the machine that made the golden. Elsewhere the bf16 matmul kernels differ
   // and the difference compounds over 189 AdamW steps (regen measures how far). The
   // document's own CPU printed 0.2592/0.1299/0.0582: the trajectory is claimed to a few
   // percent, so no machine may move a series by more than 5% of its largest value.
   const Tolerance ceiling = Tolerance::rel(0.05);
-  t.add("loss_per_epoch", DType::kFloat32, epoch_losses).ceiling = ceiling;
-  t.add("grad_norm_per_epoch", DType::kFloat32, epoch_norms).ceiling = ceiling;
-  t.add("loss_per_step", DType::kFloat32, step_losses).ceiling = ceiling;
-  t.add("grad_norm_per_step", DType::kFloat32, step_norms).ceiling = ceiling;
-  t.add("inf_step_scale_before_after", DType::kFloat32, {scale_before, scale_after});
-  t.check("loss decreases over the 3 epochs", epoch_losses[2] < epoch_losses[0],
+  const auto& sfx = recipe.suffix;
+  t.add("loss_per_epoch" + sfx, DType::kFloat32, epoch_losses).ceiling = ceiling;
+  t.add("grad_norm_per_epoch" + sfx, DType::kFloat32, epoch_norms).ceiling = ceiling;
+  t.add("loss_per_step" + sfx, DType::kFloat32, step_losses).ceiling = ceiling;
+  t.add("grad_norm_per_step" + sfx, DType::kFloat32, step_norms).ceiling = ceiling;
+  const std::string named = sfx.empty() ? "" : fmt::format(" ({})", py_dtype(amp_dtype));
+  t.check("loss decreases over the 3 epochs" + named, epoch_losses[2] < epoch_losses[0],
           fmt::format("{:.4f} -> {:.4f}", epoch_losses[0], epoch_losses[2]));
-  t.check("scaler enabled iff float16", scaler.is_enabled() == (amp_dtype == torch::kHalf), py_dtype(amp_dtype));
+  t.check("scaler enabled iff float16" + named, scaler.is_enabled() == (amp_dtype == torch::kHalf),
+          py_dtype(amp_dtype));
+}
+
+}  // namespace
+
+// On CUDA both of the documents' recipes run: float16 with an enabled GradScaler (the
+// unsuffixed series) and, on GPUs with native bfloat16, bfloat16 without one (_bf16).
+TRAINPROOF_SCENARIO(amp_loop, "A Mixed-Precision Training Loop") {
+  Trace t;
+  for (const auto& recipe : ctx.amp_recipes()) train_recipe(ctx, recipe, t);
+
+  const auto [skipped, scale_before, scale_after] = inf_step_is_skipped(ctx.device());
+  ctx.print("inf gradients with an enabled scaler: step skipped: {}  scale {:g} -> {:g}", skipped ? "True" : "False",
+            scale_before, scale_after);
+  t.add("inf_step_scale_before_after", DType::kFloat32, {scale_before, scale_after});
   t.check("inf gradients: step skipped, parameters unchanged", skipped, "");
   t.check("inf gradients: scale backs off by 0.5", scale_after == scale_before * 0.5,
           fmt::format("{:g} -> {:g}", scale_before, scale_after));

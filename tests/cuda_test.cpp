@@ -52,6 +52,20 @@ TEST_P(CudaScenarioTest, RunsWithInvariantsHolding) {
   for (const auto& inv : t.invariants) EXPECT_TRUE(inv.held) << inv.name << ": " << inv.detail;
 }
 
+// bf16 on CUDA: on a GPU with native bfloat16 the two mixed-precision scenarios run both
+// recipes, float16 with an enabled scaler and bfloat16 without, and record both.
+TEST(CudaAmpRecipesTest, BothRecipesAreRecordedOnAmpereAndNewer) {
+  TRAINPROOF_REQUIRE_GPU();
+  const auto f = gpu_facts();
+  if (!f || f->major < 8) GTEST_SKIP() << "no GPU with native bfloat16 (compute capability 8.0 or newer)";
+  for (const auto& [name, series] : {std::pair{"autocast_dtypes", "loss"}, std::pair{"amp_loop", "loss_per_epoch"}}) {
+    const Trace t = run_scenario(*Registry::instance().find(name), c10::Device("cuda"), false);
+    EXPECT_NE(t.find(series), nullptr) << name;
+    EXPECT_NE(t.find(std::string(series) + "_bf16"), nullptr) << name;
+    for (const auto& inv : t.invariants) EXPECT_TRUE(inv.held) << name << ": " << inv.name << ": " << inv.detail;
+  }
+}
+
 std::vector<std::string> names() {
   std::vector<std::string> n;
   for (const auto& d : Registry::instance().all()) n.push_back(d.name);

@@ -57,5 +57,42 @@ std::vector<std::string> names() {
 
 INSTANTIATE_TEST_SUITE_P(All, ScenarioTest, ::testing::ValuesIn(names()), [](const auto& info) { return info.param; });
 
+// The mixed-precision recipes per device (the bf16-on-CUDA half is checked here without a GPU;
+// cuda_test runs both recipes where there is one).
+TEST(AmpRecipesTest, CpuRunsBfloat16WithoutAScaler) {
+  const auto r = amp_recipes(c10::DeviceType::CPU, /*native_bf16=*/true);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].dtype, c10::kBFloat16);
+  EXPECT_FALSE(r[0].scaler);
+  EXPECT_EQ(r[0].suffix, "");
+}
+
+TEST(AmpRecipesTest, AmpereRunsFloat16WithAScalerThenBfloat16WithoutOne) {
+  const auto r = amp_recipes(c10::DeviceType::CUDA, /*native_bf16=*/true);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].dtype, c10::kHalf);
+  EXPECT_TRUE(r[0].scaler);
+  EXPECT_EQ(r[0].suffix, "");  // the float16 series keep their names: existing /cuda goldens stay valid
+  EXPECT_EQ(r[1].dtype, c10::kBFloat16);
+  EXPECT_FALSE(r[1].scaler);
+  EXPECT_EQ(r[1].suffix, "_bf16");
+}
+
+TEST(AmpRecipesTest, OlderGpusRunFloat16Only) {
+  const auto r = amp_recipes(c10::DeviceType::CUDA, /*native_bf16=*/false);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].dtype, c10::kHalf);
+  EXPECT_TRUE(r[0].scaler);
+}
+
+// On the CPU the two recipe scenarios record one recipe, under the names the goldens hold.
+TEST(AmpRecipesTest, CpuScenariosRecordNoBfloat16Suffix) {
+  for (const auto& [name, series] : {std::pair{"autocast_dtypes", "loss"}, std::pair{"amp_loop", "loss_per_epoch"}}) {
+    const Trace t = run_scenario(*Registry::instance().find(name), c10::Device("cpu"), false);
+    EXPECT_NE(t.find(series), nullptr) << name;
+    for (const auto& s : t.series) EXPECT_EQ(s.name.find("_bf16"), std::string::npos) << name << ": " << s.name;
+  }
+}
+
 }  // namespace
 }  // namespace trainproof

@@ -9,10 +9,18 @@
 
 #include <torch/cuda.h>
 
+#include "src/runner/cuda/device_check.h"
 #include "trainproof/core/fault.h"
 #include "trainproof/training/tensors.h"
 
 namespace trainproof {
+
+std::vector<AmpRecipe> amp_recipes(c10::DeviceType device, bool native_bf16) {
+  if (device != c10::DeviceType::CUDA) return {{c10::kBFloat16, false, ""}};
+  std::vector<AmpRecipe> r{{c10::kHalf, true, ""}};
+  if (native_bf16) r.push_back({c10::kBFloat16, false, "_bf16"});
+  return r;
+}
 
 void RunContext::line(const std::string& text) {
   output_ += text;
@@ -56,7 +64,9 @@ Trace run_scenario(const ScenarioDef& def, c10::Device device, bool echo) {
   if (device.is_cuda() && !torch::cuda::is_available()) throw Skipped("CUDA not available");
   if (device.is_cuda()) make_cuda_deterministic();  // a bitwise check needs deterministic kernels
   if (fault_injected("throw-in-" + def.name)) throw std::runtime_error("injected fault: throw-in-" + def.name);
-  RunContext ctx(device, echo);
+  // bfloat16 is native from compute capability 8.0 (Ampere) on, where the documents recommend it.
+  const auto gpu = device.is_cuda() ? gpu_facts() : std::nullopt;
+  RunContext ctx(device, echo, gpu && gpu->major >= 8);
   Trace t = def.fn(ctx);
   t.output = ctx.output();
   return t;

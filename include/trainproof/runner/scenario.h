@@ -21,14 +21,30 @@
 
 namespace trainproof {
 
+// One of the documents' mixed-precision recipes: the autocast dtype, and whether a
+// GradScaler is enabled with it (float16 needs one; bfloat16 has float32's range and does not).
+struct AmpRecipe {
+  c10::ScalarType dtype;
+  bool scaler;
+  std::string suffix;  // appended to its series and invariant names; "" for the device's first recipe
+};
+
+// The recipes the documents give for a device: bfloat16 without a scaler on the CPU; on CUDA
+// float16 with an enabled GradScaler, and, where the GPU has native bfloat16 (compute
+// capability 8.0, Ampere, and newer), bfloat16 without one as well ("_bf16").
+std::vector<AmpRecipe> amp_recipes(c10::DeviceType device, bool native_bf16);
+
 class RunContext {
  public:
-  RunContext(c10::Device device, bool echo) : device_(device), echo_(echo) {}
+  RunContext(c10::Device device, bool echo, bool native_bf16 = false)
+      : device_(device), echo_(echo), native_bf16_(native_bf16) {}
 
   c10::Device device() const { return device_; }
   bool is_cuda() const { return device_.is_cuda(); }
   // The documents' recipe: bfloat16 autocast on CPU, float16 (+ GradScaler) on CUDA.
   c10::ScalarType amp_dtype() const { return is_cuda() ? c10::kHalf : c10::kBFloat16; }
+  // Every recipe this device runs, the one amp_dtype() names first.
+  std::vector<AmpRecipe> amp_recipes() const { return trainproof::amp_recipes(device_.type(), native_bf16_); }
 
   // Prints one line of the scenario's document-style output.
   template <class... Args>
@@ -43,6 +59,7 @@ class RunContext {
  private:
   c10::Device device_;
   bool echo_;
+  bool native_bf16_;
   std::string output_;
 };
 
