@@ -6,12 +6,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "tests/support/hdf5_patch.h"
 #include "tests/support/run_cli.h"
 #include "trainproof/core/temp_dir.h"
+#include "trainproof/runner/runner.h"
 
 namespace trainproof {
 namespace {
@@ -19,8 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 
 using Result = testing::CliResult;
-Result trainproof(const std::string& args) {
-  return testing::run_cli(args);
+Result trainproof(const std::string& args, const std::string& env = "") {
+  return testing::run_cli(args, env);
 }
 
 // A private copy of the committed goldens for the scenarios these tests use.
@@ -230,6 +233,89 @@ TEST_F(CliTest, RunPrintsTheDocumentLines) {
                           "tensor(0.0007, dtype=torch.float16)\n"),
             std::string::npos)
       << r.output;
+}
+
+// A skipped scenario is reported as skipped in the summary and in every report format, and
+// never counted as a pass.
+TEST_F(CliTest, ASkippedScenarioIsNeitherPassedNorFailedInEveryReport) {
+  fs::copy_file(fs::path("golden") / "compile_speed.h5", golden_ / "compile_speed.h5");
+  const fs::path json = dir_.path() / "r.json", junit = dir_.path() / "r.xml", html = dir_.path() / "r.html";
+  const Result r = trainproof("verify compile_speed underflow --device cpu" + g() + " --json " + json.string() +
+                                  " --junit " + junit.string() + " --html " + html.string(),
+                              "TRAINPROOF_EXPORT_DIR=" + (dir_.path() / "no-export").string());
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("compile_speed on cpu ... skipped (no AOTInductor package"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(", 0 failed, 1 skipped)"), std::string::npos) << r.output;
+  auto slurp = [](const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  const std::string j = slurp(json), x = slurp(junit), h = slurp(html);
+  EXPECT_NE(j.find("\"skipped\": 1"), std::string::npos) << j;
+  EXPECT_NE(j.find("\"status\": \"skipped\""), std::string::npos) << j;
+  EXPECT_NE(x.find("skipped=\"1\""), std::string::npos) << x;
+  EXPECT_NE(x.find("<skipped message=\"no AOTInductor package"), std::string::npos) << x;
+  EXPECT_NE(h.find("0 failed, 1 skipped"), std::string::npos) << h;
+  // Its negative control: the counts are the entries', so a skip counted as a pass would show.
+  EXPECT_EQ(j.find("\"skipped\": 0"), std::string::npos) << j;
+}
+
+// verify --device all on a GPU machine whose goldens have only /cpu groups: the CPU is
+// verified and the GPU is NOT VERIFIED (exit 0, said loudly) unless --require-all-devices;
+// a device named by --device, and the CPU always, need their group.
+TEST(VerifyPolicyTest, AGpuFoundByAllWithoutGoldensIsNotVerified) {
+  EXPECT_EQ(missing_group_policy("cuda", "all", false), MissingGroup::kNotVerified);
+}
+TEST(VerifyPolicyTest, RequireAllDevicesMakesAMissingGpuGroupBadInput) {
+  EXPECT_EQ(missing_group_policy("cuda", "all", true), MissingGroup::kBadInput);
+}
+TEST(VerifyPolicyTest, ADeviceNamedByFlagNeedsItsGroup) {
+  EXPECT_EQ(missing_group_policy("cuda", "cuda", false), MissingGroup::kBadInput);
+}
+TEST(VerifyPolicyTest, TheCpuAlwaysNeedsItsGroup) {
+  EXPECT_EQ(missing_group_policy("cpu", "all", false), MissingGroup::kBadInput);
+  EXPECT_EQ(missing_group_policy("cpu", "cpu", false), MissingGroup::kBadInput);
+}
+
+// Where there is no GPU, `--device all` is the CPU alone and a golden without /cpu is still
+// bad input, named with the command that makes it.
+TEST_F(CliTest, AllWithoutACpuGroupIsBadInputEvenWithoutRequireAllDevices) {
+  testing::rename_group(golden_ / "underflow.h5", "cpu", "cuda");
+  const Result r = trainproof("verify underflow --device all" + g());
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("no /cpu group (run `trainproof regen underflow --device cpu`"), std::string::npos)
+      << r.output;
+}
+
+// A golden made on another machine joins regen's spread where this machine's values lie
+// inside its envelope, so the new golden holds on both machines. Its negative control: the
+// same values with this machine's own fingerprint are a code change, not an environment,
+// and do not widen anything.
+TEST_F(CliTest, RegenKeepsAPreviousGoldenFromAnotherMachineInTheSpread) {
+  const fs::path fresh = dir_.path() / "fresh";
+  ASSERT_EQ(trainproof("regen underflow --device cpu --path-set native --golden " + fresh.string()).code, 0);
+  const fs::path p = fresh / "underflow.h5";
+  const double eps = std::numeric_limits<float>::epsilon();                      // finfo_eps[2], a float64 series
+  testing::add_to_value(p, "cpu/finfo_eps", 2, std::nextafter(eps, 1.0) - eps);  // one ulp: inside ulp(4)
+  const fs::path same = dir_.path() / "same";
+  fs::create_directories(same);
+  fs::copy_file(p, same / "underflow.h5");
+
+  std::string fp = testing::string_attr(p, "cpu", "fingerprint");
+  const auto at = fp.find("\"cpu_model\":\"");
+  ASSERT_NE(at, std::string::npos) << fp;
+  fp.insert(at + 13, "Another ");
+  testing::set_string_attr(p, "cpu", "fingerprint", fp);
+
+  const Result other = trainproof("regen underflow --device cpu --path-set native --golden " + fresh.string());
+  EXPECT_EQ(other.code, 0) << other.output;
+  EXPECT_NE(other.output.find("on previous-golden"), std::string::npos) << other.output;
+  const Result own = trainproof("regen underflow --device cpu --path-set native --golden " + same.string());
+  EXPECT_EQ(own.code, 0) << own.output;
+  EXPECT_NE(own.output.find("finfo_eps                        changed"), std::string::npos) << own.output;
+  EXPECT_EQ(own.output.find("previous-golden"), std::string::npos) << own.output;
 }
 
 }  // namespace

@@ -277,6 +277,9 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   verify->add_option("--html", vo.html, "Write one self-contained HTML page with a plot per series to this file");
   verify->add_flag("--cross", vo.force_cross,
                    "Apply the goldens' cross-environment tolerances even where the fingerprint matches");
+  verify->add_flag("--require-all-devices", vo.require_all_devices,
+                   "With --device all: a device present here whose goldens lack its group is bad input (exit 2), "
+                   "not NOT VERIFIED");
   verify->add_flag("--paths", vo.paths,
                    "Run every scenario under each CPU execution path (ATen capability, MKL/oneDNN limits, threads), "
                    "each in its own process: simulates other machines on this one");

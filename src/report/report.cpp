@@ -85,14 +85,26 @@ std::string svg_plot(const ReportEntry& e) {
 
 }  // namespace
 
+Tally tally(const std::vector<ReportEntry>& entries) {
+  Tally t;
+  for (const auto& e : entries) {
+    t.passed += e.passed();
+    t.failed += e.failed();
+    t.skipped += e.skipped();
+  }
+  return t;
+}
+
+std::string Tally::str() const {
+  return fmt::format("{} passed, {} failed, {} skipped", passed, failed, skipped);
+}
+
 void write_json_report(const std::filesystem::path& path, const VerifyReport& r) {
   nlohmann::json j;
   j["seconds"] = r.seconds;
   j["fingerprint_differences"] = r.fingerprint_notes;
   j["results"] = nlohmann::json::array();
-  size_t failed = 0;
   for (const auto& e : r.entries) {
-    failed += !e.passed();
     nlohmann::json x = {{"scenario", e.scenario}, {"device", e.device}, {"kind", e.kind},
                         {"name", e.name},         {"status", e.status}, {"detail", e.detail}};
     if (e.kind == "series") {
@@ -105,7 +117,11 @@ void write_json_report(const std::filesystem::path& path, const VerifyReport& r)
     }
     j["results"].push_back(x);
   }
-  j["failed"] = failed;
+  const Tally n = tally(r.entries);
+  j["passed"] = n.passed;
+  j["failed"] = n.failed;
+  j["skipped"] = n.skipped;
+  j["devices_not_verified"] = r.unverified_devices;
   atomic_write_bytes(path, j.dump(2) + "\n");
 }
 
@@ -115,13 +131,13 @@ void write_junit_report(const std::filesystem::path& path, const VerifyReport& r
   for (const auto& e : r.entries) {
     cases += fmt::format(R"(    <testcase classname="trainproof.{}.{}" name="{}" time="0">)", xml_escape(e.scenario),
                          xml_escape(e.device), xml_escape(e.kind == "invariant" ? "invariant: " + e.name : e.name));
-    if (e.status == "skipped") {
+    if (e.skipped()) {
       ++skipped;
       cases += fmt::format(R"(<skipped message="{}"/>)", xml_escape(e.detail));
     } else if (e.status == "BAD INPUT" || e.status == "ERROR") {
       ++errors;
       cases += fmt::format(R"(<error message="{}">{}</error>)", xml_escape(e.status), xml_escape(e.detail));
-    } else if (!e.passed()) {
+    } else if (e.failed()) {
       ++failures;
       const std::string msg = e.first_divergence >= 0
                                   ? fmt::format("{}: first divergence at [{}]", e.status, e.first_divergence)
@@ -138,11 +154,10 @@ void write_junit_report(const std::filesystem::path& path, const VerifyReport& r
 }
 
 void write_html_report(const std::filesystem::path& path, const VerifyReport& r) {
-  size_t failed = 0;
-  for (const auto& e : r.entries) failed += !e.passed();
+  const Tally n = tally(r.entries);
   std::string summary, plots;
   for (const auto& e : r.entries) {
-    const char* color = e.passed() ? "#2ca02c" : "#d62728";
+    const char* color = e.passed() ? "#2ca02c" : e.skipped() ? "#7f7f7f" : "#d62728";
     summary += fmt::format(
         R"(<tr><td>{}</td><td>{}</td><td>{}</td><td style="color:{};font-weight:bold">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>)",
         xml_escape(e.scenario), xml_escape(e.device),
@@ -155,8 +170,10 @@ void write_html_report(const std::filesystem::path& path, const VerifyReport& r)
           xml_escape(e.scenario), xml_escape(e.device), xml_escape(e.name), color, xml_escape(e.status),
           xml_escape(e.tolerance), svg_plot(e));
   }
-  std::string fp;
-  for (const auto& n : r.fingerprint_notes) fp += "<li>" + xml_escape(n) + "</li>";
+  std::string fp, unverified;
+  for (const auto& note : r.fingerprint_notes) fp += "<li>" + xml_escape(note) + "</li>";
+  for (const auto& d : r.unverified_devices) unverified += "<li>" + xml_escape(d) + "</li>";
+  if (!unverified.empty()) unverified = "<h2>Devices not verified</h2><ul>" + unverified + "</ul>";
   const std::string html =
       fmt::format(R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>trainproof verify</title>
@@ -164,7 +181,7 @@ void write_html_report(const std::filesystem::path& path, const VerifyReport& r)
 td,th{{border:1px solid #ddd;padding:3px 6px;text-align:left}}figure{{display:inline-block;margin:8px}}
 figcaption{{font-size:12px}}.legend span{{margin-right:1em}}</style></head><body>
 <h1>trainproof verify: {}</h1>
-<p>{} checks, {} not passing, {:.1f} s.</p>
+<p>{} checks: {}, {:.1f} s.</p>{}
 <p class="legend"><span style="color:#1f77b4">&#9644; golden</span><span style="color:#ff7f0e">- - observed</span><span style="color:#d62728">&#9679; differs</span></p>
 <h2>Fingerprint differences</h2><ul>{}</ul>
 <h2>Results</h2>
@@ -172,7 +189,7 @@ figcaption{{font-size:12px}}.legend span{{margin-right:1em}}</style></head><body
 <h2>Series</h2>{}
 </body></html>
 )",
-                  failed ? "FAILED" : "passed", r.entries.size(), failed, r.seconds,
+                  n.failed ? "FAILED" : "passed", r.entries.size(), n.str(), r.seconds, unverified,
                   fp.empty() ? "<li>none: the goldens were made in this environment</li>" : fp, summary, plots);
   atomic_write_bytes(path, html);
 }

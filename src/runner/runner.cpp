@@ -64,6 +64,13 @@ fs::path golden_path(const fs::path& dir, const std::string& scenario) {
   return dir / (scenario + ".h5");
 }
 
+MissingGroup missing_group_policy(const std::string& dev, const std::string& device_flag, bool require_all_devices) {
+  // The CPU is always verified, and a device asked for by name must be; an accelerator that
+  // `all` found here may not have goldens yet (they are made on such a machine).
+  if (dev == "cpu" || device_flag != "all" || require_all_devices) return MissingGroup::kBadInput;
+  return MissingGroup::kNotVerified;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -110,17 +117,20 @@ std::map<std::string, GoldenSlot> load_goldens(const std::vector<ScenarioDef>& d
   return out;
 }
 
-// The golden's group for `dev`, or a BAD INPUT row saying why there is none.
+// The golden's group for `dev`, or a row saying why there is none: BAD INPUT, or NOT
+// VERIFIED where the policy allows a device without goldens yet.
 const DeviceGolden* golden_group(const GoldenSlot& slot, const std::string& scenario, const std::string& dev,
-                                 const std::string& label, const fs::path& dir, VerifyReport& report) {
+                                 const std::string& label, const fs::path& dir, MissingGroup missing,
+                                 VerifyReport& report) {
   if (!slot.file) {
     report.entries.emplace_back(scenario, label, "run", "(golden)", "BAD INPUT", "", slot.error);
     return nullptr;
   }
   auto g = slot.file->devices.find(dev);
   if (g == slot.file->devices.end()) {
+    const bool tolerated = missing == MissingGroup::kNotVerified;
     report.entries.emplace_back(
-        scenario, label, "run", "(golden)", "BAD INPUT", "",
+        scenario, label, "run", "(golden)", tolerated ? kNotVerified : "BAD INPUT", "",
         fmt::format("{}: no /{} group (run `trainproof regen {} --device {}` on such a machine)",
                     golden_path(dir, scenario).string(), dev, scenario, dev));
     return nullptr;
@@ -154,9 +164,7 @@ void write_reports(const VerifyOptions& o, const VerifyReport& report) {
 }
 
 size_t count_failed(const std::vector<ReportEntry>& entries) {
-  size_t failed = 0;
-  for (const auto& e : entries) failed += !e.passed();
-  return failed;
+  return tally(entries).failed;
 }
 
 // Bad input outranks an internal error, which outranks a mismatch (errors.h).
@@ -165,7 +173,7 @@ int exit_code(const VerifyReport& report) {
   for (const auto& e : report.entries) {
     bad_input = bad_input || e.status == "BAD INPUT";
     internal = internal || e.status == "ERROR";
-    mismatch = mismatch || !e.passed();
+    mismatch = mismatch || e.failed();
   }
   return bad_input ? kExitBadInput : internal ? kExitInternal : mismatch ? kExitMismatch : kExitOk;
 }
@@ -192,7 +200,8 @@ int verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>& defs) {
   const auto t0 = Clock::now();
   std::vector<std::string> names;
   for (const auto& def : defs)
-    if (golden_group(goldens.at(def.name), def.name, "cpu", "cpu", o.golden_dir, report)) names.push_back(def.name);
+    if (golden_group(goldens.at(def.name), def.name, "cpu", "cpu", o.golden_dir, MissingGroup::kBadInput, report))
+      names.push_back(def.name);
   fmt::print(stderr, "verify --paths: {} scenarios under {} execution paths, each in its own process\n", names.size(),
              paths.size());
   TempDir work("paths");
@@ -243,7 +252,7 @@ int verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>& defs) {
 
   std::vector<ReportEntry> failing;
   for (const auto& e : report.entries)
-    if (!e.passed()) failing.push_back(e);
+    if (e.failed()) failing.push_back(e);
   if (!failing.empty()) {
     fmt::print("\nchecks not passing:");
     print_results(failing);
@@ -265,8 +274,8 @@ int verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>& defs) {
   }
   const size_t failed = count_failed(report.entries);
   report.seconds = since(t0);
-  fmt::print("\nverify --paths: {} paths, {} checks, {} not passing, {:.1f} s\n", runs.size(), report.entries.size(),
-             failed, report.seconds);
+  fmt::print("\nverify --paths: {} paths, {} checks, {} not passing, {} skipped, {:.1f} s\n", runs.size(),
+             report.entries.size(), failed, tally(report.entries).skipped, report.seconds);
   write_reports(o, report);
   return exit_code(report);
 }
@@ -319,6 +328,7 @@ int verify(const VerifyOptions& o) {
   const auto devices = resolve_devices(o.device);
   const auto goldens = load_goldens(defs, o.golden_dir);
   VerifyReport report;
+  std::map<std::string, std::vector<std::string>> unverified;  // device -> scenarios without its golden
   const size_t total = defs.size() * devices.size();
   size_t k = 0;
   const auto t_all = Clock::now();
@@ -326,9 +336,11 @@ int verify(const VerifyOptions& o) {
     for (const auto& dev : devices) {
       fmt::print(stderr, "[{}/{}] {} on {} ... ", ++k, total, def.name, dev);
       const auto t0 = Clock::now();
-      const DeviceGolden* g = golden_group(goldens.at(def.name), def.name, dev, dev, o.golden_dir, report);
+      const DeviceGolden* g = golden_group(goldens.at(def.name), def.name, dev, dev, o.golden_dir,
+                                           missing_group_policy(dev, o.device, o.require_all_devices), report);
       if (!g) {
-        fmt::print(stderr, "BAD INPUT\n");
+        fmt::print(stderr, "{}\n", report.entries.back().status);
+        if (report.entries.back().status == kNotVerified) unverified[dev].push_back(def.name);
         continue;
       }
       Trace observed;
@@ -362,9 +374,19 @@ int verify(const VerifyOptions& o) {
   } else if (o.force_cross) {
     fmt::print("\n--cross: the golden's cross-environment tolerances applied on its own environment\n");
   }
+  for (const auto& [dev, scenarios] : unverified)
+    report.unverified_devices.push_back(fmt::format(
+        "{}: NOT VERIFIED for {} of {} scenarios ({}): their goldens have no /{} group yet. Create them on this "
+        "machine with `trainproof regen --device {}`; `verify --require-all-devices` makes this an error.",
+        dev, scenarios.size(), defs.size(), fmt::join(scenarios, ", "), dev, dev));
   report.seconds = since(t_all);
-  fmt::print("\nverify: {} checks, {} not passing, {:.1f} s\n", report.entries.size(), count_failed(report.entries),
+  const Tally n = tally(report.entries);
+  fmt::print("\nverify: {} checks, {} not passing ({}), {:.1f} s\n", report.entries.size(), n.failed, n.str(),
              report.seconds);
+  for (const auto& d : report.unverified_devices) {
+    fmt::print("\n*** {}\n", d);
+    fmt::print(stderr, "WARNING: {}\n", d);
+  }
   write_reports(o, report);
   return exit_code(report);
 }
@@ -372,6 +394,9 @@ int verify(const VerifyOptions& o) {
 // ---- regen ------------------------------------------------------------------------------
 
 namespace {
+
+// The path name under which a previous golden from another machine joins the spread.
+constexpr const char* kPreviousGoldenPath = "previous-golden";
 
 std::string spread_text(const Series& s) {
   if (!s.provenance) return s.cross.is_any() ? "informational" : "not measured";
@@ -500,21 +525,29 @@ int regen(const RegenOptions& o) {
             problems.push_back(fmt::format("invariant '{}' is broken on path {}{}", inv.name, run.path.name,
                                            inv.detail.empty() ? "" : ": " + inv.detail));
       }
-      for (auto& s : t.series) {
-        std::vector<PathSeries> others;
-        for (size_t p = 1; p < runs.size(); ++p)
-          others.push_back({runs[p].path.name, runs[p].recording->scenarios.at(def.name).trace.find(s.name)});
-        if (!measure_cross_tolerance(s, others, factor))
-          problems.push_back(fmt::format(
-              "series '{}' moves by {} on paths {} (x{} safety factor), beyond the ceiling {} "
-              "that the document's claim allows",
-              s.name, fmt_err(s.provenance->spread_abs), s.provenance->beyond, factor, s.provenance->ceiling));
-      }
       auto o_it = old.find(def.name);
       const DeviceGolden* old_group = nullptr;
       if (o_it != old.end()) {
         auto g = o_it->second.devices.find(dev);
         if (g != o_it->second.devices.end()) old_group = &g->second;
+      }
+      // A golden made on another machine is one more environment this machine cannot simulate:
+      // where this machine's values lie inside its envelope (the code did not change), its
+      // values join the spread, so the new envelope covers that machine as well as this one.
+      const bool other_machine =
+          old_group && is_cross_environment(fingerprint_diff(old_group->fingerprint, runs[0].recording->fingerprint));
+      for (auto& s : t.series) {
+        std::vector<PathSeries> others;
+        for (size_t p = 1; p < runs.size(); ++p)
+          others.push_back({runs[p].path.name, runs[p].recording->scenarios.at(def.name).trace.find(s.name)});
+        const Series* before = other_machine ? old_group->trace.find(s.name) : nullptr;
+        if (before && compare_series_with(*before, s, before->cross).passed())
+          others.push_back({kPreviousGoldenPath, before});
+        if (!measure_cross_tolerance(s, others, factor))
+          problems.push_back(fmt::format(
+              "series '{}' moves by {} on paths {} (x{} safety factor), beyond the ceiling {} "
+              "that the document's claim allows",
+              s.name, fmt_err(s.provenance->spread_abs), s.provenance->beyond, factor, s.provenance->ceiling));
       }
       describe_changes(old_group ? &old_group->trace : nullptr, t, def.name, dev, changes);
       add_tolerance_rows(def.name, dev, t, rows);

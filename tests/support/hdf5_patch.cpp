@@ -48,4 +48,57 @@ void set_string_attr(const std::filesystem::path& file, const std::string& objec
   check(H5Fclose(f), "close " + file.string());
 }
 
+std::string string_attr(const std::filesystem::path& file, const std::string& object, const std::string& name) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const hid_t f = check(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open " + file.string());
+  const hid_t attr = H5Aopen_by_name(f, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT);
+  if (attr < 0) {
+    H5Fclose(f);
+    check(attr, "open attribute " + name + " of " + object + " in " + file.string());
+  }
+  const hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);  // as the golden store writes its strings
+  char* text = nullptr;
+  const herr_t read = H5Aread(attr, type, &text);
+  std::string value = read >= 0 && text ? text : "";
+  if (read >= 0 && text) H5free_memory(text);
+  H5Tclose(type);
+  H5Aclose(attr);
+  H5Fclose(f);
+  check(read, "read attribute " + name + " of " + object + " in " + file.string());
+  return value;
+}
+
+void add_to_value(const std::filesystem::path& file, const std::string& dataset, hsize_t index, double delta) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const hid_t f = check(H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "open " + file.string());
+  const hid_t ds = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
+  if (ds < 0) {
+    H5Fclose(f);
+    check(ds, "open " + dataset + " in " + file.string());
+  }
+  const hid_t space = H5Dget_space(ds);
+  const hsize_t count = 1;
+  H5Sselect_hyperslab(space, H5S_SELECT_SET, &index, nullptr, &count, nullptr);
+  const hid_t mem = H5Screate_simple(1, &count, nullptr);
+  double v = 0;
+  herr_t ok = H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, &v);
+  v += delta;
+  if (ok >= 0) ok = H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, &v);
+  H5Sclose(mem);
+  H5Sclose(space);
+  H5Dclose(ds);
+  H5Fclose(f);
+  check(ok, "edit " + dataset + " in " + file.string());
+}
+
+void rename_group(const std::filesystem::path& file, const std::string& from, const std::string& to) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const hid_t f = check(H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "open " + file.string());
+  const herr_t moved = H5Lmove(f, from.c_str(), f, to.c_str(), H5P_DEFAULT, H5P_DEFAULT);
+  H5Fclose(f);
+  check(moved, "rename " + from + " to " + to + " in " + file.string());
+}
+
 }  // namespace trainproof::testing

@@ -17,4 +17,13 @@ void set_string_attr(hid_t obj, const std::string& name, const std::string& valu
 void set_string_attr(const std::filesystem::path& file, const std::string& object, const std::string& name,
                      const std::string& value);
 
+// Reads a variable-length string attribute ("fingerprint" of "cpu").
+std::string string_attr(const std::filesystem::path& file, const std::string& object, const std::string& name);
+
+// Adds `delta` to value `index` of a dataset ("cpu/finfo_eps").
+void add_to_value(const std::filesystem::path& file, const std::string& dataset, hsize_t index, double delta);
+
+// Renames a group (a link) of the file at `file`: "cpu" -> "cuda" makes a golden of another device.
+void rename_group(const std::filesystem::path& file, const std::string& from, const std::string& to);
+
 }  // namespace trainproof::testing

@@ -12,9 +12,11 @@ namespace trainproof {
 
 struct ReportEntry {
   std::string scenario, device;
-  std::string kind;    // "series", "invariant", or "run" (bad input, skip, error)
-  std::string name;    // series or invariant name
-  std::string status;  // pass, FAIL, MISSING, NEW, LENGTH, DTYPE, BROKEN, BAD INPUT, skipped, ERROR
+  std::string kind;  // "series", "invariant", or "run" (bad input, skip, error)
+  std::string name;  // series or invariant name
+  // pass, FAIL, MISSING, NEW, LENGTH, DTYPE, BROKEN, BAD INPUT, ERROR; or neither pass nor
+  // fail: skipped (the scenario cannot run here), NOT VERIFIED (no golden for this device yet)
+  std::string status;
   std::string tolerance, detail;
   double max_abs = 0, max_rel = 0;
   uint64_t max_ulp = 0;
@@ -32,12 +34,26 @@ struct ReportEntry {
         status(std::move(status_)),
         tolerance(std::move(tolerance_)),
         detail(std::move(detail_)) {}
-  bool passed() const { return status == "pass" || status == "skipped"; }
+  bool passed() const { return status == "pass"; }
+  bool skipped() const { return status == "skipped" || status == "NOT VERIFIED"; }
+  bool failed() const { return !passed() && !skipped(); }
 };
+
+inline constexpr const char* kNotVerified = "NOT VERIFIED";
+
+// How many checks passed, failed, and were skipped (never counted as passes).
+struct Tally {
+  size_t passed = 0, failed = 0, skipped = 0;
+  std::string str() const;  // "12 passed, 0 failed, 1 skipped"
+};
+Tally tally(const std::vector<ReportEntry>& entries);
 
 struct VerifyReport {
   std::vector<ReportEntry> entries;
   std::vector<std::string> fingerprint_notes;
+  // Devices present here that were not verified, each with the reason and the command that
+  // creates their goldens (verify --device all on a GPU machine with CPU-only goldens).
+  std::vector<std::string> unverified_devices;
   double seconds = 0;
 };
 

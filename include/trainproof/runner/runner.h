@@ -24,15 +24,22 @@ std::filesystem::path golden_path(const std::filesystem::path& dir, const std::s
 void print_results(const std::vector<ReportEntry>& entries);
 ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross);
 
+// What verify does when a golden has no group for a device it runs: the CPU, and a device
+// named by --device, need one (bad input); a GPU that `--device all` found is reported NOT
+// VERIFIED (neither pass nor fail; exit 0) unless --require-all-devices.
+enum class MissingGroup { kBadInput, kNotVerified };
+MissingGroup missing_group_policy(const std::string& dev, const std::string& device_flag, bool require_all_devices);
+
 struct VerifyOptions {
   std::vector<std::string> scenarios;
   std::string device = "all";
   std::filesystem::path golden_dir;
   std::string json, junit, html;
-  bool force_cross = false;      // apply the cross-environment tolerances even on the golden's machine
-  bool paths = false;            // run every scenario under each execution path, each in its own process
-  std::string path_set = "all";  // which paths (comma-separated names)
-  int jobs = 1;                  // path processes at a time
+  bool force_cross = false;          // apply the cross-environment tolerances even on the golden's machine
+  bool paths = false;                // run every scenario under each execution path, each in its own process
+  std::string path_set = "all";      // which paths (comma-separated names)
+  int jobs = 1;                      // path processes at a time
+  bool require_all_devices = false;  // a present device without goldens is bad input, not NOT VERIFIED
 };
 int verify(const VerifyOptions& o);
 
