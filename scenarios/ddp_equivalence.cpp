@@ -36,40 +36,17 @@ std::pair<torch::Tensor, torch::Tensor> data_parallel(const c10::Device& device,
   return {r0.tensor("grad64"), r0.tensor("grad32")};
 }
 
-// One process on `device`: the full batch, and `world`-step accumulation over the same
-// shards. Returned on the CPU, as the ranks' results are.
-std::pair<torch::Tensor, torch::Tensor> single_process(const c10::Device& device, int world, bool uneven,
-                                                       bool accumulate) {
-  GradProblem p = make_grad_problem(kTotal, kSeed, device);
-  const auto b = shard_bounds(kTotal, world, uneven);
-  std::vector<torch::Tensor> out;
-  for (auto* m : {&p.model64, &p.model32}) {
-    auto& model = *m;
-    const auto X = model->weight.scalar_type() == torch::kDouble ? p.X : p.X.to(torch::kFloat);
-    if (!accumulate) {
-      torch::nn::functional::cross_entropy(model(X), p.y).backward();
-    } else {
-      for (int r = 0; r < world; ++r)
-        (torch::nn::functional::cross_entropy(model(X.slice(0, b[r], b[r + 1])), p.y.slice(0, b[r], b[r + 1])) *
-         accumulation_weight(Accumulation::kDivideByCount, 0, world, kTotal))
-            .backward();
-    }
-    out.push_back(model->weight.grad().cpu());
-  }
-  return {out[0], out[1]};
-}
-
 }  // namespace
 
 TRAINPROOF_SCENARIO(ddp_equivalence, "Beyond one process: accumulation laws across ranks (Gloo; NCCL on GPUs)") {
   const auto device = ctx.device();
   const auto worlds = data_parallel_worlds(ctx);
   Trace t;
-  const auto [full64, full32] = single_process(device, 1, false, false);
+  const auto [full64, full32] = reference_gradients(device, kTotal, kSeed, 1, false, false);
   record(t, "grad_full_batch_float64", full64);
   for (const int world : worlds) {
     const auto [dp64, dp32] = data_parallel(device, world, false, "mean");
-    const auto [acc64, acc32] = single_process(device, world, false, true);
+    const auto [acc64, acc32] = reference_gradients(device, kTotal, kSeed, world, false, true);
     const bool f32 = torch::allclose(dp32, full32, 1e-5, 1e-6), f64 = torch::allclose(dp64, full64, 1e-12, 1e-14);
     const bool acc = torch::allclose(dp64, acc64, 1e-12, 1e-14);
     ctx.print(

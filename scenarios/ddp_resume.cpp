@@ -18,12 +18,7 @@ namespace {
 
 std::vector<torch::Tensor> finals(int world, const std::filesystem::path& dir) {
   std::vector<torch::Tensor> out;
-  for (int r = 0; r < world; ++r) {
-    const Checkpoint ck = Checkpoint::load(dir / fmt::format("final-rank{}.tpck", r));
-    std::vector<torch::Tensor> flat;
-    for (const auto& k : ck.keys()) flat.push_back(ck.tensor(k).reshape({-1}));
-    out.push_back(torch::cat(flat));
-  }
+  for (int r = 0; r < world; ++r) out.push_back(final_parameters(dir / fmt::format("final-rank{}.tpck", r)));
   return out;
 }
 

@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
+#include "tests/support/bad_input.h"
 #include "tests/support/scoped_env.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/temp_dir.h"
@@ -116,6 +119,83 @@ TEST(DistributedTest, NcclRanksAverageGradientsOnTheGpus) {
     EXPECT_TRUE(torch::allclose(Checkpoint::load(dir.path() / "rank0.tpck").tensor("grad64"), one, 1e-12, 1e-14))
         << "world " << world;
   }
+}
+
+// The launchers' environments, read without starting anything (torchrun_test.sh runs torchrun).
+std::optional<LaunchEnv> env_of(const std::map<std::string, std::string>& vars) {
+  return launch_env([&](const char* name) -> const char* {
+    auto it = vars.find(name);
+    return it == vars.end() ? nullptr : it->second.c_str();
+  });
+}
+
+TEST(LaunchEnvTest, ReadsTorchrunsVariables) {
+  const auto e = env_of({{"RANK", "3"},
+                         {"WORLD_SIZE", "4"},
+                         {"LOCAL_RANK", "1"},
+                         {"MASTER_ADDR", "node0"},
+                         {"MASTER_PORT", "29500"},
+                         {"TORCHELASTIC_USE_AGENT_STORE", "True"},
+                         {"TORCHELASTIC_RESTART_COUNT", "1"},
+                         {"TORCHELASTIC_MAX_RESTARTS", "2"}});
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->launcher, "torchrun");
+  EXPECT_EQ(e->rank, 3);
+  EXPECT_EQ(e->world, 4);
+  EXPECT_EQ(e->local_rank, 1);
+  EXPECT_EQ(e->master_addr, "node0");
+  EXPECT_EQ(e->master_port, 29500);
+  EXPECT_TRUE(e->agent_store);
+  EXPECT_EQ(e->restart_count, 1);
+  EXPECT_EQ(e->max_restarts, 2);
+}
+
+TEST(LaunchEnvTest, ReadsSlurmsVariables) {
+  const auto e = env_of({{"SLURM_PROCID", "5"},
+                         {"SLURM_NTASKS", "8"},
+                         {"SLURM_LOCALID", "1"},
+                         {"MASTER_ADDR", "n1"},
+                         {"MASTER_PORT", "1234"}});
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->launcher, "slurm");
+  EXPECT_EQ(e->rank, 5);
+  EXPECT_EQ(e->world, 8);
+  EXPECT_EQ(e->local_rank, 1);
+  EXPECT_FALSE(e->agent_store);
+  EXPECT_EQ(e->max_restarts, 0);
+}
+
+TEST(LaunchEnvTest, NoLauncherMeansNone) {
+  EXPECT_FALSE(env_of({{"MASTER_ADDR", "x"}}).has_value());
+}
+
+TEST(LaunchEnvTest, AMalformedOrMissingVariableIsBadInputNamingIt) {
+  const std::map<std::string, std::string> ok = {
+      {"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "29500"}};
+  auto with = [&](const std::string& k, const std::string& v) {
+    auto m = ok;
+    m[k] = v;
+    return m;
+  };
+  auto without = [&](const std::string& k) {
+    auto m = ok;
+    m.erase(k);
+    return m;
+  };
+  EXPECT_BAD_INPUT(env_of(with("RANK", "one")), "RANK=one: not an integer in [0, 1]");
+  EXPECT_BAD_INPUT(env_of(with("RANK", "2")), "RANK=2: not an integer in [0, 1]");
+  EXPECT_BAD_INPUT(env_of(with("MASTER_PORT", "70000")), "MASTER_PORT=70000");
+  EXPECT_BAD_INPUT(env_of(without("WORLD_SIZE")), "WORLD_SIZE is not set");
+  EXPECT_BAD_INPUT(env_of(without("MASTER_ADDR")), "MASTER_ADDR is not set");
+  EXPECT_TRUE(env_of(ok).has_value());
+}
+
+TEST(LaunchEnvTest, DdpCheckOutsideALauncherIsBadInput) {
+  for (const char* v : {"RANK", "WORLD_SIZE", "SLURM_PROCID"})
+    if (std::getenv(v)) GTEST_SKIP() << v << " is set: this test runs outside a launcher";
+  DdpCheckOptions o;
+  o.run_dir = "x";
+  EXPECT_BAD_INPUT(ddp_check_main(o), "neither RANK/WORLD_SIZE nor SLURM_PROCID");
 }
 
 }  // namespace

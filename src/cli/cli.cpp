@@ -407,6 +407,23 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   worker->add_option("--out", wo.out)->required();
   worker->add_flag("--uneven,!--even", wo.uneven, "Shard sizes 1:2:...:N, or equal (the default)");
 
+  DdpCheckOptions dco;
+  bool dco_no_golden = false;
+  auto* ddp_check = app.add_subcommand(
+      "ddp-check",
+      "Run as every rank of a torchrun or srun job: the data-parallel laws on those ranks, through a TCPStore");
+  ddp_check->add_option("--run-dir", dco.run_dir, "Checkpoints of the resume law (a folder every rank can reach)")
+      ->required();
+  ddp_check->add_option("--out", dco.out, "Rank 0 writes the combined result of every rank here (JSON)");
+  ddp_check->add_option("--golden", golden_dir, "Folder of golden .h5 files (ddp_equivalence.h5 is compared)");
+  ddp_check->add_flag("--no-golden", dco_no_golden, "Do not compare with the golden");
+  ddp_check->add_option("--steps", dco.steps, "Training steps of the resume law")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 100000));
+  ddp_check->add_option("--kill-at", dco.kill_at, "The step after which the last rank SIGKILLs itself")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+
   LrCurveCli lr_curve_cli;
   std::vector<CLI::App*> lr_kinds;
   add_lr_curve(app, lr_curve_cli, lr_kinds);
@@ -445,6 +462,12 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
     }
     if (*preempt) return run_preempt(po);
     if (*worker) return ddp_worker_main(wo);
+    if (*ddp_check) {
+      if (dco.kill_at >= dco.steps)
+        throw BadInput(fmt::format("--kill-at {} must be below --steps {}", dco.kill_at, dco.steps));
+      if (!dco_no_golden) dco.golden = golden_path(golden_dir, "ddp_equivalence");
+      return ddp_check_main(dco);
+    }
     if (*bench) return cmd_bench(bench_names, bench_warmup, bench_repeat, bench_store);
     if (*compare) return cmd_compare(cmp_a, cmp_b, cmp_device, cmp_tolerance, cmp_cross);
     if (*app.get_subcommand("lr-curve")) return cmd_lr_curve(lr_curve_cli, lr_kinds);

@@ -78,6 +78,34 @@ GradProblem make_grad_problem(int64_t total, uint64_t seed, const c10::Device& d
   return p;
 }
 
+std::pair<torch::Tensor, torch::Tensor> reference_gradients(const c10::Device& device, int64_t total, uint64_t seed,
+                                                            int world, bool uneven, bool accumulate) {
+  GradProblem p = make_grad_problem(total, seed, device);
+  const auto b = shard_bounds(total, world, uneven);
+  std::vector<torch::Tensor> out;
+  for (auto* m : {&p.model64, &p.model32}) {
+    auto& model = *m;
+    const auto X = model->weight.scalar_type() == torch::kDouble ? p.X : p.X.to(torch::kFloat);
+    if (!accumulate) {
+      torch::nn::functional::cross_entropy(model(X), p.y).backward();
+    } else {
+      for (int r = 0; r < world; ++r)
+        (torch::nn::functional::cross_entropy(model(X.slice(0, b[r], b[r + 1])), p.y.slice(0, b[r], b[r + 1])) *
+         accumulation_weight(Accumulation::kDivideByCount, 0, world, total))
+            .backward();
+    }
+    out.push_back(model->weight.grad().cpu());
+  }
+  return {out[0], out[1]};
+}
+
+torch::Tensor final_parameters(const fs::path& file) {
+  const Checkpoint ck = Checkpoint::load(file);
+  std::vector<torch::Tensor> flat;
+  for (const auto& k : ck.keys()) flat.push_back(ck.tensor(k).reshape({-1}));
+  return torch::cat(flat);
+}
+
 std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& args, const fs::path& dir,
                                   const std::string& kill_when_all_print) {
   const char* env = std::getenv("TRAINPROOF_RANK_TIMEOUT_S");
@@ -145,9 +173,32 @@ std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& arg
   return runs;
 }
 
-namespace {
+std::pair<torch::Tensor, torch::Tensor> allreduced_gradients(c10d::Backend& pg, int rank, int world,
+                                                             const std::string& rule_name, bool uneven, int64_t total,
+                                                             uint64_t seed, const c10::Device& device) {
+  GradProblem p = make_grad_problem(total, seed, device);
+  const auto b = shard_bounds(total, world, uneven);
+  // The classic mistake, as a negative control: no DistributedSampler, every rank reads shard 0.
+  const int shard = fault_injected("ranks-read-the-same-shard") ? 0 : rank;
+  const int64_t lo = b[shard], hi = b[shard + 1];
+  const auto rule = rule_name == "size" ? Accumulation::kWeightBySize : Accumulation::kDivideByCount;
+  const double w = accumulation_weight(rule, hi - lo, world, total);
+  std::vector<torch::Tensor> out;
+  for (auto* m : {&p.model64, &p.model32}) {
+    auto& model = *m;
+    const auto X = model->weight.scalar_type() == torch::kDouble ? p.X : p.X.to(torch::kFloat);
+    (torch::nn::functional::cross_entropy(model(X.slice(0, lo, hi)), p.y.slice(0, lo, hi)) * w).backward();
+    // The negative control: a rank that skips the all-reduce keeps its local gradient (it
+    // still joins the collective with a copy, so the other ranks are not left waiting).
+    const bool skip = fault_injected(fmt::format("rank{}-skips-allreduce", rank));
+    std::vector<at::Tensor> grads = {skip ? model->weight.grad().clone() : model->weight.grad()};
+    pg.allreduce(grads)->wait();
+    out.push_back(model->weight.grad().cpu());
+  }
+  fmt::print("rank {} of {}: shard [{}, {}), gradient all-reduced\n", rank, world, lo, hi);
+  return {out[0], out[1]};
+}
 
-// Data-parallel SGD with dropout; see WorkerOptions.
 int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& device) {
   const fs::path dir = o.out;
   auto gen = at::detail::createCPUGenerator(o.seed);
@@ -206,6 +257,11 @@ int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& d
     }
     opt.step();
     ++step;
+    if (step == o.kill_at) {  // a preemption: this rank dies mid-run, without a checkpoint
+      fmt::print("rank {} SIGKILLs itself at step {}\n", o.rank, step);
+      std::fflush(stdout);
+      std::raise(SIGKILL);
+    }
     if (step % o.ckpt_every == 0) {
       Checkpoint mine;
       save_rng(mine, "rng");
@@ -228,8 +284,6 @@ int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& d
   fmt::print("rank {} finished {} steps\n", o.rank, step);
   return kExitOk;
 }
-
-}  // namespace
 
 int ddp_worker_main(const WorkerOptions& o) {
   if (o.rank < 0 || o.rank >= o.world)
@@ -255,27 +309,11 @@ int ddp_worker_main(const WorkerOptions& o) {
   fmt::print("rank {} of {} joined the {} group on {}\n", o.rank, o.world, o.backend, device.str());
   if (o.task == "train") return train_task(o, pg, device);
 
-  GradProblem p = make_grad_problem(o.total, o.seed, device);
-  const auto b = shard_bounds(o.total, o.world, o.uneven);
-  // The classic mistake, as a negative control: no DistributedSampler, every rank reads shard 0.
-  const int shard = fault_injected("ranks-read-the-same-shard") ? 0 : o.rank;
-  const int64_t lo = b[shard], hi = b[shard + 1];
-  const auto rule = o.rule == "size" ? Accumulation::kWeightBySize : Accumulation::kDivideByCount;
-  const double w = accumulation_weight(rule, hi - lo, o.world, o.total);
+  const auto [g64, g32] = allreduced_gradients(pg, o.rank, o.world, o.rule, o.uneven, o.total, o.seed, device);
   Checkpoint out;
-  for (auto* m : {&p.model64, &p.model32}) {
-    auto& model = *m;
-    const auto X = model->weight.scalar_type() == torch::kDouble ? p.X : p.X.to(torch::kFloat);
-    (torch::nn::functional::cross_entropy(model(X.slice(0, lo, hi)), p.y.slice(0, lo, hi)) * w).backward();
-    // The negative control: a rank that skips the all-reduce keeps its local gradient (it
-    // still joins the collective with a copy, so the other ranks are not left waiting).
-    const bool skip = fault_injected(fmt::format("rank{}-skips-allreduce", o.rank));
-    std::vector<at::Tensor> grads = {skip ? model->weight.grad().clone() : model->weight.grad()};
-    pg.allreduce(grads)->wait();
-    out.put(model->weight.scalar_type() == torch::kDouble ? "grad64" : "grad32", model->weight.grad());
-  }
+  out.put("grad64", g64);
+  out.put("grad32", g32);
   out.save(fs::path(o.out) / fmt::format("rank{}.tpck", o.rank));
-  fmt::print("rank {} of {}: shard [{}, {}), gradient all-reduced\n", o.rank, o.world, lo, hi);
   return kExitOk;
 }
 

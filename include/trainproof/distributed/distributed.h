@@ -6,10 +6,17 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <torch/torch.h>
+
+namespace c10d {
+class Backend;
+}
 
 namespace trainproof {
 
@@ -39,11 +46,53 @@ struct WorkerOptions {
   std::string backend = "gloo";        // gloo (CPU tensors) | nccl (rank r on GPU r)
   int64_t steps = 16, ckpt_every = 4;  // task "train"
   std::string sabotage = "none";       // task "train": none | drop-rng
+  int64_t kill_at = -1;                // task "train": SIGKILL this rank after that step (a preemption)
   int64_t total = 64;                  // global batch
   bool uneven = false;                 // shard sizes differ between ranks
   uint64_t seed = 0;
 };
 int ddp_worker_main(const WorkerOptions& o);
+
+// The two rank tasks, for a rank that has joined its process group `pg`.
+// The all-reduced float64 and float32 gradients of the shared test model (make_grad_problem)
+// on this rank's shard under `rule` ("mean": divide by the world; "size": weight by shard size).
+std::pair<torch::Tensor, torch::Tensor> allreduced_gradients(c10d::Backend& pg, int rank, int world,
+                                                             const std::string& rule, bool uneven, int64_t total,
+                                                             uint64_t seed, const c10::Device& device);
+// Task "train" of WorkerOptions, writing to o.out.
+int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& device);
+
+// A rank's place in a job started the standard way: torchrun's environment (RANK,
+// WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT, TORCHELASTIC_*), or SLURM's (SLURM_PROCID,
+// SLURM_NTASKS, SLURM_LOCALID, with MASTER_ADDR and MASTER_PORT from the job script).
+struct LaunchEnv {
+  int rank = 0, world = 1, local_rank = 0;
+  std::string master_addr;
+  int master_port = 0;
+  std::string launcher;      // "torchrun" or "slurm"
+  bool agent_store = false;  // torchrun's agent hosts the TCPStore (TORCHELASTIC_USE_AGENT_STORE)
+  int restart_count = 0;     // TORCHELASTIC_RESTART_COUNT: how often the group was restarted
+  int max_restarts = 0;      // TORCHELASTIC_MAX_RESTARTS
+};
+// Reads it through `get` (std::getenv in use; a map in tests). nullopt when neither launcher's
+// variables are set; BadInput naming the variable when one is missing or malformed.
+std::optional<LaunchEnv> launch_env(const std::function<const char*(const char*)>& get);
+
+// `trainproof ddp-check`, run by every rank of a torchrun or srun job: the data-parallel laws
+// on this job's ranks (all-reduced gradients = the full batch = N-step accumulation, uneven
+// shards weighed by size, the same gradient on every rank, and the goldens' values), and,
+// where the launcher restarts a failed group (torchrun --max-restarts >= 1), exact resume
+// after a rank is SIGKILLed. Each rank prints its verdict; rank 0 gathers every rank's through
+// the store and writes the combined result. Exit 0 all laws hold, 1 one is broken, 2 bad input.
+// Gloo on the CPU only (NCCL ranks under torchrun are not built yet).
+struct DdpCheckOptions {
+  std::filesystem::path run_dir;  // checkpoints of the resume law; shared by all ranks (one filesystem)
+  std::filesystem::path out;      // the combined result (JSON), written by rank 0; may be empty
+  std::filesystem::path golden;   // ddp_equivalence's golden; empty: no golden comparison
+  int64_t steps = 16, ckpt_every = 4, kill_at = 6;
+  uint64_t seed = 0;
+};
+int ddp_check_main(const DdpCheckOptions& o);
 
 // The process-group backend of ranks on `device`: "gloo" on CPU, "nccl" on CUDA.
 std::string backend_for(const c10::Device& device);
@@ -68,5 +117,14 @@ struct GradProblem {
   torch::nn::Linear model64{nullptr}, model32{nullptr};
 };
 GradProblem make_grad_problem(int64_t total, uint64_t seed, const c10::Device& device = torch::kCPU);
+
+// The same gradients in one process on `device`: the full batch, or `world`-step accumulation
+// over the shards of shard_bounds (divided by the count). Float64 and float32, on the CPU.
+std::pair<torch::Tensor, torch::Tensor> reference_gradients(const c10::Device& device, int64_t total, uint64_t seed,
+                                                            int world, bool uneven, bool accumulate);
+
+// All tensors of a rank's final checkpoint (final-rank<r>.tpck of task "train"), flattened
+// into one, in key order: what an exact resume must reproduce bit for bit.
+torch::Tensor final_parameters(const std::filesystem::path& file);
 
 }  // namespace trainproof

@@ -1,0 +1,315 @@
+// `trainproof ddp-check`: the data-parallel laws on ranks that torchrun or srun started,
+// rendezvousing through c10d's TCPStore at MASTER_ADDR:MASTER_PORT (distributed.h).
+#define USE_C10D_GLOO 1
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <thread>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+#include "trainproof/core/atomic_file.h"
+#include "trainproof/core/compare.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/core/fault.h"
+#include "trainproof/distributed/distributed.h"
+#include "trainproof/golden/golden_store.h"
+#include "trainproof/training/checkpoint.h"
+#include "trainproof/training/tensors.h"
+
+namespace trainproof {
+
+namespace fs = std::filesystem;
+
+std::optional<LaunchEnv> launch_env(const std::function<const char*(const char*)>& get) {
+  auto text = [&](const char* name) -> std::optional<std::string> {
+    const char* v = get(name);
+    if (!v || !*v) return std::nullopt;
+    return std::string(v);
+  };
+  auto number = [&](const char* name, std::optional<int> fallback, int lo, int hi) {
+    const auto v = text(name);
+    if (!v) {
+      if (fallback) return *fallback;
+      throw BadInput(fmt::format("{} is not set (the launcher sets it for every rank)", name));
+    }
+    size_t used = 0;
+    int n = 0;
+    try {
+      n = std::stoi(*v, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != v->size() || n < lo || n > hi)
+      throw BadInput(fmt::format("{}={}: not an integer in [{}, {}]", name, *v, lo, hi));
+    return n;
+  };
+  LaunchEnv e;
+  if (text("RANK") || text("WORLD_SIZE")) {
+    e.launcher = "torchrun";
+    e.world = number("WORLD_SIZE", std::nullopt, 1, 1 << 16);
+    e.rank = number("RANK", std::nullopt, 0, e.world - 1);
+    e.local_rank = number("LOCAL_RANK", 0, 0, e.world - 1);
+  } else if (text("SLURM_PROCID")) {
+    e.launcher = "slurm";
+    e.world = number("SLURM_NTASKS", std::nullopt, 1, 1 << 16);
+    e.rank = number("SLURM_PROCID", std::nullopt, 0, e.world - 1);
+    e.local_rank = number("SLURM_LOCALID", 0, 0, e.world - 1);
+  } else {
+    return std::nullopt;
+  }
+  const auto addr = text("MASTER_ADDR");
+  if (!addr) throw BadInput("MASTER_ADDR is not set (torchrun sets it; under srun the job script exports it)");
+  e.master_addr = *addr;
+  e.master_port = number("MASTER_PORT", std::nullopt, 1, 65535);
+  e.agent_store = text("TORCHELASTIC_USE_AGENT_STORE").value_or("") == "True";
+  e.restart_count = number("TORCHELASTIC_RESTART_COUNT", 0, 0, 1 << 20);
+  e.max_restarts = number("TORCHELASTIC_MAX_RESTARTS", 0, 0, 1 << 20);
+  return e;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::chrono::seconds rank_timeout() {
+  const char* env = std::getenv("TRAINPROOF_RANK_TIMEOUT_S");
+  return std::chrono::seconds(env && std::atoi(env) > 0 ? std::atoi(env) : 120);
+}
+
+std::string hostname() {
+  char buf[256] = {};
+  return gethostname(buf, sizeof buf - 1) == 0 ? buf : "?";
+}
+
+// c10d's TCPStore as torch.distributed's env:// rendezvous makes it: torchrun's agent hosts it
+// (each restart of the group under its own prefix), otherwise rank 0 does. Our keys go under
+// a prefix per attempt, so a restarted group never reads the last attempt's verdicts.
+c10::intrusive_ptr<c10d::Store> connect_store(const LaunchEnv& e, std::chrono::milliseconds timeout) {
+  c10d::TCPStoreOptions opts;
+  opts.port = static_cast<std::uint16_t>(e.master_port);
+  opts.isServer = !e.agent_store && e.rank == 0;
+  opts.numWorkers = static_cast<std::size_t>(e.world);
+  opts.waitWorkers = false;  // a rank that never starts is named below, not waited for in here
+  opts.timeout = timeout;
+  c10::intrusive_ptr<c10d::Store> store = c10::make_intrusive<c10d::TCPStore>(e.master_addr, opts);
+  if (e.agent_store)
+    store = c10::make_intrusive<c10d::PrefixStore>(fmt::format("/worker/attempt_{}", e.restart_count), store);
+  return c10::make_intrusive<c10d::PrefixStore>(fmt::format("trainproof/ddp-check/attempt_{}", e.restart_count), store);
+}
+
+std::string get_text(c10d::Store& store, const std::string& key) {
+  const auto bytes = store.get(key);
+  return {bytes.begin(), bytes.end()};
+}
+void set_text(c10d::Store& store, const std::string& key, const std::string& value) {
+  store.set(key, std::vector<uint8_t>(value.begin(), value.end()));
+}
+
+// Rank 0 waits for every rank's `key/<r>` until the deadline and names those still missing.
+void await_ranks(c10d::Store& store, const std::string& key, int world, std::chrono::seconds timeout,
+                 const std::string& what) {
+  const auto deadline = Clock::now() + timeout;
+  std::vector<std::string> missing;
+  do {
+    missing.clear();
+    for (int r = 0; r < world; ++r)
+      if (!store.check({fmt::format("{}/{}", key, r)})) missing.push_back(std::to_string(r));
+    if (missing.empty()) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  } while (Clock::now() < deadline);
+  throw BadInput(fmt::format("rank(s) {} of {} did not {} within {} s (hung, or never started)",
+                             fmt::join(missing, ", "), world, what, timeout.count()));
+}
+
+struct Check {
+  std::string name;
+  std::string status;  // held, BROKEN, skipped
+  std::string detail;
+};
+
+uint64_t bits(const torch::Tensor& t) {
+  return static_cast<uint64_t>(bitwise_checksum({t}));
+}
+
+// The data-parallel gradient laws on this job's ranks (the names are ddp_equivalence's).
+std::vector<Check> gradient_laws(c10d::Backend& pg, c10d::Store& store, const LaunchEnv& e, uint64_t seed,
+                                 Trace& observed) {
+  constexpr int64_t kTotal = 64;
+  const int n = e.world;
+  std::vector<Check> checks;
+  auto law = [&](std::string name, bool held, std::string detail = "") {
+    checks.push_back({std::move(name), held ? "held" : "BROKEN", std::move(detail)});
+  };
+  const auto [full64, full32] = reference_gradients(torch::kCPU, kTotal, seed, 1, false, false);
+  const auto [acc64, acc32] = reference_gradients(torch::kCPU, kTotal, seed, n, false, true);
+  const auto [dp64, dp32] = allreduced_gradients(pg, e.rank, n, "mean", false, kTotal, seed, torch::kCPU);
+  law(fmt::format("world {} even: matches the full batch (float32 allclose, float64 to 1e-12)", n),
+      torch::allclose(dp32, full32, 1e-5, 1e-6) && torch::allclose(dp64, full64, 1e-12, 1e-14),
+      fmt::format("float64 max abs diff {:.2g}", (dp64 - full64).abs().max().item<double>()));
+  law(fmt::format("world {} even: equals {}-step accumulation", n, n), torch::allclose(dp64, acc64, 1e-12, 1e-14));
+  record(observed, "grad_full_batch_float64", full64);
+  record(observed, fmt::format("grad_world{}_even_float64", n), dp64);
+  // Every rank must hold the same all-reduced gradient, bit for bit: rank 0 compares.
+  set_text(store, fmt::format("grad/{}", e.rank), fmt::format("{:x}:{:x}", bits(dp64), bits(dp32)));
+  if (n > 1) {
+    const auto [mean64, mean32] = allreduced_gradients(pg, e.rank, n, "mean", true, kTotal, seed, torch::kCPU);
+    const auto [size64, size32] = allreduced_gradients(pg, e.rank, n, "size", true, kTotal, seed, torch::kCPU);
+    law(fmt::format("world {} uneven: dividing by the world size does not match", n),
+        !torch::allclose(mean64, full64, 1e-12, 1e-14));
+    law(fmt::format("world {} uneven: weighting by shard size matches", n),
+        torch::allclose(size64, full64, 1e-12, 1e-14));
+    record(observed, fmt::format("grad_world{}_uneven_by_size_float64", n), size64);
+  }
+  if (e.rank == 0) {
+    await_ranks(store, "grad", n, rank_timeout(), "publish its gradient");
+    std::vector<std::string> differ;
+    const std::string mine = get_text(store, "grad/0");
+    for (int r = 1; r < n; ++r)
+      if (get_text(store, fmt::format("grad/{}", r)) != mine) differ.push_back(std::to_string(r));
+    law("every rank holds the same all-reduced gradient (bitwise)", differ.empty(),
+        differ.empty() ? "" : fmt::format("rank(s) {} differ from rank 0", fmt::join(differ, ", ")));
+  }
+  return checks;
+}
+
+// The goldens' values for this world size (ddp_equivalence on the CPU), under their
+// cross-environment tolerances; series the golden has for other world sizes are not asked.
+std::vector<Check> golden_laws(const fs::path& golden, const Trace& observed, int world) {
+  const GoldenFile g = read_golden(golden);
+  const auto cpu = g.devices.find("cpu");
+  if (cpu == g.devices.end()) throw BadInput(fmt::format("{}: no /cpu group", golden.string()));
+  std::vector<Check> checks;
+  for (const auto& s : observed.series) {
+    const Series* want = cpu->second.trace.find(s.name);
+    if (!want) {
+      checks.push_back({fmt::format("golden {}", s.name), "skipped",
+                        fmt::format("{} has no series for world {}", golden.filename().string(), world)});
+      continue;
+    }
+    const auto c = compare_series(*want, s, /*cross_environment=*/true);
+    checks.push_back(
+        {fmt::format("golden {} within {}", s.name, c.tolerance), c.passed() ? "held" : "BROKEN", c.detail});
+  }
+  return checks;
+}
+
+// Exact resume under the launcher's own restart: an uninterrupted data-parallel run, then the
+// same run in which the last rank SIGKILLs itself mid-run on the first attempt. torchrun
+// stops the other ranks and restarts the whole group, which resumes from its checkpoints;
+// each rank's final parameters must then be bitwise the uninterrupted run's.
+std::vector<Check> resume_laws(c10d::Backend& pg, const LaunchEnv& e, const DdpCheckOptions& o) {
+  const std::string name = "killed and restarted by the launcher: final parameters bitwise the uninterrupted run's";
+  if (e.launcher != "torchrun" || e.max_restarts < 1)
+    return {{name, "skipped",
+             "needs a launcher that restarts a failed group: torchrun --max-restarts 1 (or more); "
+             "srun does not"}};
+  WorkerOptions w;
+  w.rank = e.rank;
+  w.world = e.world;
+  w.task = "train";
+  w.steps = o.steps;
+  w.ckpt_every = o.ckpt_every;
+  w.seed = o.seed;
+  const fs::path straight = o.run_dir / "uninterrupted", killed = o.run_dir / "preempted";
+  w.out = straight.string();
+  fs::create_directories(straight);
+  fs::create_directories(killed);
+  // Every rank decides alike (collectives follow): the uninterrupted run is complete once all
+  // its final files exist, as they do after the first attempt.
+  bool done = true;
+  for (int r = 0; r < e.world; ++r) done = done && fs::exists(straight / fmt::format("final-rank{}.tpck", r));
+  if (!done) train_task(w, pg, torch::kCPU);
+  pg.barrier()->wait();
+  w.out = killed.string();
+  w.kill_at = e.restart_count == 0 && e.rank == e.world - 1 ? o.kill_at : -1;
+  train_task(w, pg, torch::kCPU);
+  if (e.restart_count == 0)
+    return {{name, "BROKEN", fmt::format("no rank was killed (kill at step {} of {})", o.kill_at, o.steps)}};
+  const auto file = fmt::format("final-rank{}.tpck", e.rank);
+  const auto a = final_parameters(straight / file), b = final_parameters(killed / file);
+  const bool same = bitwise_equal(a, b);
+  return {{name, same ? "held" : "BROKEN",
+           same ? fmt::format("attempt {}: resumed after the group was restarted", e.restart_count)
+                : fmt::format("attempt {}: max abs diff {:.3g}", e.restart_count, (a - b).abs().max().item<double>())}};
+}
+
+}  // namespace
+
+int ddp_check_main(const DdpCheckOptions& o) {
+  const auto env = launch_env([](const char* name) { return std::getenv(name); });
+  if (!env)
+    throw BadInput(
+        "ddp-check runs as every rank of a torchrun or srun job: neither RANK/WORLD_SIZE nor SLURM_PROCID is set "
+        "(e.g. torchrun --standalone --nproc-per-node 2 --max-restarts 1 --no-python trainproof ddp-check ...)");
+  const LaunchEnv& e = *env;
+  if (o.run_dir.empty()) throw BadInput("ddp-check: --run-dir is required (a folder every rank can reach)");
+  if (fault_injected(fmt::format("rank{}-dies", e.rank))) std::abort();
+  if (fault_injected(fmt::format("rank{}-hangs", e.rank))) std::this_thread::sleep_for(std::chrono::hours(1));
+
+  const auto timeout = rank_timeout();
+  auto store = connect_store(e, std::chrono::duration_cast<std::chrono::milliseconds>(timeout));
+  set_text(*store, fmt::format("joined/{}", e.rank), hostname());
+  if (e.rank == 0) {
+    await_ranks(*store, "joined", e.world, timeout, "join the rendezvous");
+    set_text(*store, "all-joined", "1");
+  } else {
+    store->wait({"all-joined"});
+  }
+  auto opts = c10d::ProcessGroupGloo::Options::create(std::chrono::duration_cast<std::chrono::milliseconds>(timeout));
+  const char* local_world = std::getenv("LOCAL_WORLD_SIZE");
+  const bool one_host = local_world && std::atoi(local_world) == e.world;
+  opts->devices.push_back(one_host ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                                   : c10d::ProcessGroupGloo::createDefaultDevice());
+  auto pg = c10::make_intrusive<c10d::ProcessGroupGloo>(c10::make_intrusive<c10d::PrefixStore>("gloo", store), e.rank,
+                                                        e.world, opts);
+  fmt::print("rank {} of {} (local rank {}, {} on {}, attempt {}) joined through the TCPStore at {}:{}\n", e.rank,
+             e.world, e.local_rank, e.launcher, hostname(), e.restart_count, e.master_addr, e.master_port);
+
+  Trace observed;
+  std::vector<Check> checks = gradient_laws(*pg, *store, e, o.seed, observed);
+  if (e.rank == 0 && !o.golden.empty())
+    for (auto& c : golden_laws(o.golden, observed, e.world)) checks.push_back(std::move(c));
+  for (auto& c : resume_laws(*pg, e, o)) checks.push_back(std::move(c));
+
+  nlohmann::json verdict = {{"rank", e.rank}, {"local_rank", e.local_rank}, {"host", hostname()}, {"checks", {}}};
+  for (const auto& c : checks) {
+    verdict["checks"].push_back({{"law", c.name}, {"status", c.status}, {"detail", c.detail}});
+    fmt::print("rank {}: {:<8} {}{}\n", e.rank, c.status, c.name, c.detail.empty() ? "" : " (" + c.detail + ")");
+  }
+  std::fflush(stdout);
+  set_text(*store, fmt::format("verdict/{}", e.rank), verdict.dump());
+  if (e.rank != 0) return kExitOk;  // rank 0 reports every rank's verdict and decides the exit code
+
+  await_ranks(*store, "verdict", e.world, timeout, "report its verdict");
+  nlohmann::json all = {{"launcher", e.launcher}, {"world", e.world}, {"attempt", e.restart_count}, {"ranks", {}}};
+  size_t broken = 0, held = 0, skipped = 0;
+  for (int r = 0; r < e.world; ++r) {
+    auto v = nlohmann::json::parse(get_text(*store, fmt::format("verdict/{}", r)));
+    for (const auto& c : v["checks"]) {
+      const auto status = c["status"].get<std::string>();
+      broken += status == "BROKEN";
+      held += status == "held";
+      skipped += status == "skipped";
+      if (status == "BROKEN")
+        fmt::print("BROKEN on rank {} ({}): {} {}\n", r, v["host"].get<std::string>(), c["law"].get<std::string>(),
+                   c["detail"].get<std::string>());
+    }
+    all["ranks"].push_back(std::move(v));
+  }
+  all["held"] = held;
+  all["broken"] = broken;
+  all["skipped"] = skipped;
+  if (!o.out.empty()) atomic_write_bytes(o.out, all.dump(2) + "\n");
+  fmt::print("ddp-check: {} ranks ({}), {} held, {} broken, {} skipped{}\n", e.world, e.launcher, held, broken, skipped,
+             o.out.empty() ? "" : "; combined result in " + o.out.string());
+  return broken ? kExitMismatch : kExitOk;
+}
+
+}  // namespace trainproof

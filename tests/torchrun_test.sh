@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# `trainproof ddp-check` under torchrun itself (Gloo on the CPU, --standalone): the ranks
+# rendezvous through the TCPStore torchrun's environment names, and rank 0 writes every rank's
+# verdict. Cases:
+#   laws N         all laws hold on N ranks, the resume law after torchrun restarted the group
+#   control FAULT  a planted mistake (TRAINPROOF_INJECT_FAULT) breaks the law named by LAW
+#   hang | dies    rank 1 hangs or dies, and the output names it
+# usage: torchrun_test.sh TRAINPROOF_BIN TORCHRUN CASE [ARG] [LAW]
+set -uo pipefail
+bin=$1 torchrun=$2 case=$3 arg=${4:-} law=${5:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+nproc=${arg:-2}
+[ "$case" = laws ] || nproc=2
+restarts=1
+case $case in hang | dies) restarts=0 ;; esac
+run() {
+  timeout 300 "$torchrun" --standalone --nproc-per-node "$nproc" --max-restarts "$restarts" --no-python \
+    "$bin" ddp-check --run-dir "$tmp/run" --out "$tmp/result.json" >"$tmp/out.log" 2>&1
+}
+fail() { echo "FAIL: $*"; echo "--- torchrun output:"; tail -60 "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
+
+case $case in
+  laws)
+    run || fail "torchrun exited $? on $nproc ranks"
+    python3 - "$tmp/result.json" "$nproc" <<'PY' || fail "the combined result does not show every law held on every rank"
+import json, sys
+r = json.load(open(sys.argv[1])); n = int(sys.argv[2])
+assert r["launcher"] == "torchrun" and r["world"] == n, r
+assert r["attempt"] >= 1, "torchrun did not restart the group: the resume law was not exercised"
+assert sorted(v["rank"] for v in r["ranks"]) == list(range(n)), r["ranks"]
+assert r["broken"] == 0 and r["skipped"] == 0, [c for v in r["ranks"] for c in v["checks"] if c["status"] != "held"]
+for v in r["ranks"]:
+    laws = [c["law"] for c in v["checks"]]
+    assert any(l.startswith("killed and restarted by the launcher") for l in laws), laws
+    assert any(l.startswith(f"world {n} even: matches the full batch") for l in laws), laws
+golden = [c for c in r["ranks"][0]["checks"] if c["law"].startswith("golden ")]
+assert len(golden) == 3, golden  # full batch, even and uneven by size, all in the golden for N = 2 and 4
+print(f"{n} ranks: {sum(len(v['checks']) for v in r['ranks'])} checks held; attempt {r['attempt']}")
+PY
+    ;;
+  control)
+    TRAINPROOF_INJECT_FAULT=$arg run && fail "torchrun exited 0 with the mistake $arg planted"
+    grep -q "BROKEN on rank [0-9]* ([^)]*): $law" "$tmp/out.log" || fail "no rank reported '$law' BROKEN under $arg"
+    ;;
+  hang)
+    TRAINPROOF_INJECT_FAULT=rank1-hangs TRAINPROOF_RANK_TIMEOUT_S=5 run && fail "torchrun exited 0 with a hung rank"
+    grep -q "rank(s) 1 of 2 did not join the rendezvous within 5 s" "$tmp/out.log" || fail "the hung rank is not named"
+    ;;
+  dies)
+    TRAINPROOF_INJECT_FAULT=rank1-dies run && fail "torchrun exited 0 with a dead rank"
+    grep -Eq "rank +: 1 " "$tmp/out.log" || fail "the dead rank is not named"
+    ;;
+  *) echo "torchrun_test: unknown case $case" >&2; exit 2 ;;
+esac
+echo "torchrun $case ${arg}: ok"
+echo "1 passed, 0 failed"
