@@ -318,5 +318,26 @@ TEST_F(CliTest, RegenKeepsAPreviousGoldenFromAnotherMachineInTheSpread) {
   EXPECT_EQ(own.output.find("previous-golden"), std::string::npos) << own.output;
 }
 
+// CPU against CUDA (gpu-run.sh's cross-device phase): another device's group, each series
+// within the ceiling its scenario declares. A change inside the ceiling passes there and fails
+// exactly; one beyond it fails.
+TEST_F(CliTest, CompareAcrossDevicesHoldsEachSeriesToItsCeiling) {
+  const fs::path ref = golden_ / "underflow.h5", gpu = dir_.path() / "underflow-cuda.h5";
+  fs::copy_file(ref, gpu);
+  testing::rename_group(gpu, "cpu", "cuda");
+  const std::string args = "compare " + ref.string() + " " + gpu.string() + " --device cpu --observed-device cuda";
+  EXPECT_EQ(trainproof(args + " --tolerance ceiling").code, 0);
+  const double eps = std::numeric_limits<float>::epsilon();   // finfo_eps[2]; ceiling rel(1e-3) of 0.0078
+  testing::add_to_value(gpu, "cuda/finfo_eps", 2, 10 * eps);  // 1.2e-6, inside 7.8e-6
+  const Result inside = trainproof(args + " --tolerance ceiling");
+  EXPECT_EQ(inside.code, 0) << inside.output;
+  EXPECT_EQ(trainproof(args + " --tolerance exact").code, 1);
+  testing::add_to_value(gpu, "cuda/finfo_eps", 2, 0.01);
+  const Result beyond = trainproof(args + " --tolerance ceiling");
+  EXPECT_EQ(beyond.code, 1) << beyond.output;
+  EXPECT_NE(beyond.output.find("finfo_eps"), std::string::npos) << beyond.output;
+  EXPECT_NE(beyond.output.find("cpu/cuda"), std::string::npos) << beyond.output;
+}
+
 }  // namespace
 }  // namespace trainproof

@@ -2,9 +2,10 @@
 (tools/reference/scenarios.py) and the C++ scenario runs on the same machine; every
 series must be bitwise identical (same LibTorch kernels underneath, and the C++
 components follow PyTorch's Python arithmetic).
-usage: oracle_test.py TRAINPROOF_BIN SCENARIO [--expect-different]
+usage: oracle_test.py TRAINPROOF_BIN SCENARIO [--expect-different] [--device cuda]
 With --expect-different (a negative control, run with TRAINPROOF_INJECT_FAULT set) the
-comparison must find a difference."""
+comparison must find a difference. With --device cuda both run on the GPU (the same
+PyTorch build underneath); without one the test exits 77, which CTest counts as skipped."""
 import os
 import pathlib
 import subprocess
@@ -13,18 +14,24 @@ import tempfile
 
 binary, scenario = sys.argv[1], sys.argv[2]
 expect_different = "--expect-different" in sys.argv[3:]
+device = "cuda" if "--device" in sys.argv[3:] and sys.argv[sys.argv.index("--device") + 1] == "cuda" else "cpu"
+if device == "cuda":
+    import torch
+    if not torch.cuda.is_available():
+        print("skipped: CUDA not available")
+        sys.exit(77)
 reference = pathlib.Path(__file__).resolve().parent.parent / "tools" / "reference" / "scenarios.py"
 
 with tempfile.TemporaryDirectory() as tmp:
     py_h5 = pathlib.Path(tmp) / "python.h5"
     env_py = {k: v for k, v in os.environ.items() if k != "TRAINPROOF_INJECT_FAULT"}
-    subprocess.run([sys.executable, str(reference), scenario, str(py_h5)], check=True, env=env_py)
+    subprocess.run([sys.executable, str(reference), "--device", device, scenario, str(py_h5)], check=True, env=env_py)
     # One path (this machine as it is) is all the oracle compares; a negative control breaks
     # laws on purpose, which regen refuses unless forced.
-    subprocess.run([binary, "regen", scenario, "--device", "cpu", "--path-set", "native", "--golden", tmp]
+    subprocess.run([binary, "regen", scenario, "--device", device, "--path-set", "native", "--golden", tmp]
                    + (["--force"] if expect_different else []), check=True, stdout=subprocess.DEVNULL)
     r = subprocess.run([binary, "compare", str(py_h5), str(pathlib.Path(tmp) / f"{scenario}.h5"),
-                        "--tolerance", "exact"], capture_output=True, text=True)
+                        "--device", device, "--tolerance", "exact"], capture_output=True, text=True)
     print(r.stdout, r.stderr)
     if expect_different:
         ok = r.returncode == 1

@@ -16,6 +16,7 @@
 
 #include "src/cli/lr_curve.h"
 #include "src/core/data_dirs.h"
+#include "src/core/envelope.h"
 #include "src/distributed/preempt.h"
 #include "src/process/exec_paths.h"
 #include "src/process/process.h"
@@ -111,32 +112,47 @@ int cmd_run(const std::string& scenario, const std::string& device) {
 // Compares the traces in two golden files, `observed` against `reference`, for one device:
 // with --tolerance, that policy for every series; otherwise the reference's own (same
 // environment unless --cross).
+// `--tolerance ceiling` compares each series within the most its scenario lets any machine
+// move it (the ceiling regen records); with --observed-device another device's group is the
+// observed one (CPU against CUDA), and a series only one device records is noted, not failed.
 int cmd_compare(const fs::path& reference, const fs::path& observed, const std::string& device,
-                const std::string& tolerance, bool cross) {
+                std::string observed_device, const std::string& tolerance, bool cross) {
+  if (observed_device.empty()) observed_device = device;
   const GoldenFile a = read_golden(reference), b = read_golden(observed);
-  auto ga = a.devices.find(device), gb = b.devices.find(device);
+  auto ga = a.devices.find(device), gb = b.devices.find(observed_device);
   if (ga == a.devices.end()) throw BadInput(fmt::format("{}: no /{} group", reference.string(), device));
-  if (gb == b.devices.end()) throw BadInput(fmt::format("{}: no /{} group", observed.string(), device));
+  if (gb == b.devices.end()) throw BadInput(fmt::format("{}: no /{} group", observed.string(), observed_device));
+  const bool by_ceiling = tolerance == "ceiling", across = observed_device != device;
   std::optional<Tolerance> policy;
-  if (!tolerance.empty()) {
+  if (!tolerance.empty() && !by_ceiling) {
     try {
       policy = Tolerance::parse(tolerance);
     } catch (const std::invalid_argument& e) {
       throw BadInput(fmt::format("--tolerance: {}", e.what()));
     }
   }
+  const std::string label = across ? device + "/" + observed_device : device;
   std::vector<ReportEntry> rows;
   bool ok = true;
   for (auto c : compare_traces(ga->second.trace, gb->second.trace, cross)) {
-    if (policy && (c.verdict == Verdict::kPass || c.verdict == Verdict::kFail)) {
-      const Series* g = ga->second.trace.find(c.series);
-      c = compare_series_with(*g, *gb->second.trace.find(c.series), *policy);
+    const Series* g = ga->second.trace.find(c.series);
+    if ((policy || by_ceiling) && (c.verdict == Verdict::kPass || c.verdict == Verdict::kFail)) {
+      const double ceiling = by_ceiling ? ceiling_allowance(*g) : 0;
+      const Tolerance t = policy ? *policy : ceiling > 0 ? Tolerance::abs(ceiling) : Tolerance::exact();
+      c = compare_series_with(*g, *gb->second.trace.find(c.series), t);
+    }
+    if (across && (c.verdict == Verdict::kMissingSeries || c.verdict == Verdict::kNewSeries)) {
+      rows.emplace_back(
+          b.scenario, label, "series", c.series, "skipped", "",
+          fmt::format("recorded on {} only", c.verdict == Verdict::kNewSeries ? observed_device : device));
+      continue;
     }
     ok = ok && c.passed();
-    rows.push_back(series_entry(b.scenario, device, c, cross && !policy));
+    rows.push_back(series_entry(b.scenario, label, c, cross && !policy && !by_ceiling));
   }
   print_results(rows);
-  fmt::print("\ncompare: {} series, {}\n", rows.size(), ok ? "all within tolerance" : "DIFFERENT");
+  fmt::print("\ncompare: {} series ({}), {}\n", rows.size(), tally(rows).str(),
+             ok ? "all within tolerance" : "DIFFERENT");
   return ok ? kExitOk : kExitMismatch;
 }
 
@@ -332,9 +348,13 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   auto* compare = app.add_subcommand("compare", "Compare the traces of two golden files (OBSERVED against REFERENCE)");
   compare->add_option("reference", cmp_a, "Reference .h5")->required();
   compare->add_option("observed", cmp_b, "Observed .h5")->required();
+  std::string cmp_observed_device;
   compare->add_option("--device", cmp_device, "Device group to compare")->capture_default_str();
+  compare->add_option("--observed-device", cmp_observed_device,
+                      "The observed file's device group, when it is another (cpu against cuda)");
   compare->add_option("--tolerance", cmp_tolerance,
-                      "One policy for every series (default: each reference series' own)");
+                      "One policy for every series, or 'ceiling': each series within its scenario's ceiling "
+                      "(default: each reference series' own tolerance)");
   bool cmp_cross = false;
   compare->add_flag("--cross", cmp_cross, "Apply the reference's cross-environment tolerances");
 
@@ -469,7 +489,7 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
       return ddp_check_main(dco);
     }
     if (*bench) return cmd_bench(bench_names, bench_warmup, bench_repeat, bench_store);
-    if (*compare) return cmd_compare(cmp_a, cmp_b, cmp_device, cmp_tolerance, cmp_cross);
+    if (*compare) return cmd_compare(cmp_a, cmp_b, cmp_device, cmp_observed_device, cmp_tolerance, cmp_cross);
     if (*app.get_subcommand("lr-curve")) return cmd_lr_curve(lr_curve_cli, lr_kinds);
   } catch (const BadInput& e) {
     fmt::print(stderr, "trainproof: error: {}\n", e.what());

@@ -70,6 +70,14 @@ Tolerance default_ceiling(DType d) {
   return is_integer(d) ? Tolerance::exact() : Tolerance::rel(1e-3);
 }
 
+double ceiling_allowance(const Series& s) {
+  const Tolerance ceiling = s.ceiling                                        ? *s.ceiling
+                            : s.provenance && !s.provenance->ceiling.empty() ? Tolerance::parse(s.provenance->ceiling)
+                                                                             : default_ceiling(s.produced);
+  // What the ceiling allows at the series' largest value: its abs bound or its relative one.
+  return std::max(ceiling.abs_bound().value_or(0.0), ceiling.rel_bound().value_or(0.0) * largest_magnitude(s));
+}
+
 bool measure_cross_tolerance(Series& ref, const std::vector<PathSeries>& others, double factor) {
   if (ref.cross.is_any()) {  // informational (timings, hashes of bits): nothing to measure
     ref.provenance.reset();
@@ -82,8 +90,7 @@ bool measure_cross_tolerance(Series& ref, const std::vector<PathSeries>& others,
   p.floor = floor.str();
   p.ceiling = ceiling.str();
   const double scale = largest_magnitude(ref);
-  // What the ceiling allows at the series' largest value: its abs bound or its relative one.
-  const double ceiling_abs = std::max(ceiling.abs_bound().value_or(0.0), ceiling.rel_bound().value_or(0.0) * scale);
+  const double ceiling_abs = ceiling_allowance(ref);
   std::vector<std::string> differing, beyond;
   for (const auto& o : others) {
     const double d = o.series ? max_difference(ref, *o.series) : INFINITY;

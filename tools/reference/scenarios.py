@@ -1,7 +1,7 @@
 """The documents' Python code, instrumented to write the same traces the C++ scenarios
-write (golden schema v1, group /cpu): an independent oracle run by PyTorch itself.
-    python tools/reference/scenarios.py SCENARIO OUT.h5     write the trace
-    python tools/reference/scenarios.py --list              the scenarios it covers
+write (golden schema v1, group /cpu, or /cuda with --device cuda): an independent oracle run by PyTorch itself.
+    python tools/reference/scenarios.py [--device cpu|cuda] SCENARIO OUT.h5   write the trace
+    python tools/reference/scenarios.py [--device cpu|cuda] --list            the scenarios it covers
 Series names and dtypes follow scenarios/<name>.cpp; the code follows the documents."""
 import json
 import math
@@ -41,7 +41,7 @@ class Trace:
             f.attrs["scenario"] = scenario
             f.attrs["trainproof_version"] = "python-reference"
             f.attrs["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-            g = f.create_group("cpu", track_order=True)
+            g = f.create_group(DEVICE.type, track_order=True)
             g.attrs["fingerprint"] = json.dumps({"reference": "python", "torch": torch.__version__})
             g.attrs["output"] = ""
             for name, (values, dtype) in self.series.items():
@@ -51,6 +51,15 @@ class Trace:
                 d.attrs["tolerance"] = "exact"
                 d.attrs["tolerance_cross"] = "exact"
                 d.attrs["unit"] = ""
+
+
+# The device the twins run on (--device): the CPU, or CUDA for the twins in ON_CUDA. As the
+# C++ scenarios do, data and models are made on the CPU (its generator) and then moved.
+DEVICE = torch.device("cpu")
+
+
+def on(x):
+    return x.to(DEVICE)
 
 
 def fnv1a_int64(data: bytes) -> int:
@@ -136,8 +145,8 @@ def amp_loop(t):
 # ---- Gradient Accumulation ----------------------------------------------------------------
 def accumulation(t):
     torch.manual_seed(0)
-    model = nn.Linear(8, 3)
-    X, y = torch.randn(64, 8), torch.randint(0, 3, (64,))
+    model = on(nn.Linear(8, 3))
+    X, y = on(torch.randn(64, 8)), on(torch.randint(0, 3, (64,)))
     loss_fn = nn.CrossEntropyLoss()
     loss_fn(model(X), y).backward()
     full = model.weight.grad.clone()
@@ -155,8 +164,8 @@ def accumulation(t):
 
 def uneven_accumulation(t):
     torch.manual_seed(0)
-    model = nn.Linear(8, 3)
-    X, y = torch.randn(70, 8), torch.randint(0, 3, (70,))
+    model = on(nn.Linear(8, 3))
+    X, y = on(torch.randn(70, 8)), on(torch.randint(0, 3, (70,)))
     loss_fn = nn.CrossEntropyLoss()
     loss_fn(model(X), y).backward()
     t.tensor("grad_full_batch", model.weight.grad.clone())
@@ -263,9 +272,9 @@ def resume_exact(t):
 # ---- Practice ---------------------------------------------------------------------------
 def precision_table(t):
     for dt in (torch.float32, torch.float16, torch.bfloat16):
-        one = torch.tensor(1.0, dtype=dt)
+        one = torch.tensor(1.0, dtype=dt, device=DEVICE)
         t.tensor(f"one_plus_0.001_{DTYPE_NAME[dt]}", one + 0.001)
-        t.tensor(f"1000_plus_1_{DTYPE_NAME[dt]}", torch.tensor(1000.0, dtype=dt) + 1)
+        t.tensor(f"1000_plus_1_{DTYPE_NAME[dt]}", torch.tensor(1000.0, dtype=dt, device=DEVICE) + 1)
 
 
 def early_stop(t):
@@ -288,10 +297,10 @@ def early_stop(t):
 # ---- The training loop (second document) --------------------------------------------------
 def zero_grad(t):
     torch.manual_seed(0)
-    model = nn.Linear(8, 3)
-    X, y = torch.randn(32, 8), torch.randint(0, 3, (32,))
+    model = on(nn.Linear(8, 3))
+    X, y = on(torch.randn(32, 8)), on(torch.randint(0, 3, (32,)))
     loss_fn = nn.CrossEntropyLoss()
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, foreach=False)
     loss_fn(model(X), y).backward()
     batch_grad = model.weight.grad.clone()
     opt.zero_grad()
@@ -303,8 +312,8 @@ def zero_grad(t):
     t.tensor("grad_zero_grad_forgotten", model.weight.grad)
     for zero in (True, False):
         torch.manual_seed(1)
-        m = nn.Linear(8, 3)
-        sgd = torch.optim.SGD(m.parameters(), lr=0.1)
+        m = on(nn.Linear(8, 3))
+        sgd = torch.optim.SGD(m.parameters(), lr=0.1, foreach=False)
         xs, ys = X.split(8), y.split(8)
         losses = []
         for step in range(10):
@@ -324,11 +333,11 @@ def eval_mode(t):
     relu = nn.ReLU()
     dropout = nn.Dropout(0.5)
     fc2 = nn.Linear(16, 3)
-    model = nn.Sequential(fc1, bn, relu, dropout, fc2)
-    X, y = torch.randn(64, 8), torch.randint(0, 3, (64,))
-    Xv, yv = torch.randn(32, 8), torch.randint(0, 3, (32,))
+    model = on(nn.Sequential(fc1, bn, relu, dropout, fc2))
+    X, y = on(torch.randn(64, 8)), on(torch.randint(0, 3, (64,)))
+    Xv, yv = on(torch.randn(32, 8)), on(torch.randint(0, 3, (32,)))
     loss_fn = nn.CrossEntropyLoss()
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, foreach=False)
     model.train()
     for _ in range(5):
         opt.zero_grad()
@@ -387,7 +396,7 @@ def weight_decay_groups(t):
 
 def softmax_before_ce(t):
     torch.manual_seed(0)
-    X, y = torch.randn(64, 20), torch.randint(0, 5, (64,))
+    X, y = on(torch.randn(64, 20)), on(torch.randint(0, 5, (64,)))
     loss_fn = nn.CrossEntropyLoss()
     norms = []
     for softmax_first in (False, True):
@@ -395,8 +404,8 @@ def softmax_before_ce(t):
         fc1 = nn.Linear(20, 64)
         relu = nn.ReLU()
         fc2 = nn.Linear(64, 5)
-        model = nn.Sequential(fc1, relu, fc2)
-        opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+        model = on(nn.Sequential(fc1, relu, fc2))
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-2, foreach=False)
         losses = []
         for step in range(200):
             opt.zero_grad()
@@ -413,22 +422,22 @@ def softmax_before_ce(t):
 
 def overfit_one_batch(t):
     torch.manual_seed(0)
-    X, y = torch.randn(8, 16), torch.randint(0, 4, (8,))
+    X, y = on(torch.randn(8, 16)), on(torch.randint(0, 4, (8,)))
     loss_fn = nn.CrossEntropyLoss()
     for bug in ("none", "labels_misaligned", "detached_outputs"):
         torch.manual_seed(1)
         fc1 = nn.Linear(16, 32)
         relu = nn.ReLU()
         fc2 = nn.Linear(32, 4)
-        model = nn.Sequential(fc1, relu, fc2)
-        opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+        model = on(nn.Sequential(fc1, relu, fc2))
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-2, foreach=False)
         losses = []
         for _ in range(300):
             opt.zero_grad()
             out = model(X)
             if bug == "detached_outputs":
                 out = out.detach().requires_grad_()
-            labels = y[torch.randperm(8)] if bug == "labels_misaligned" else y
+            labels = y[on(torch.randperm(8))] if bug == "labels_misaligned" else y
             loss = loss_fn(out, labels)
             losses.append(loss.item())
             if losses[-1] < 0.01:
@@ -469,13 +478,13 @@ def sequential_warmup_linear(opt, warmup, total):
 
 def undivided_sgd_vs_adam(t):
     torch.manual_seed(0)
-    X, y = torch.randn(64, 8), torch.randint(0, 3, (64,))
+    X, y = on(torch.randn(64, 8)), on(torch.randint(0, 3, (64,)))
     loss_fn = nn.CrossEntropyLoss()
 
     def train(adam, lr, divide):
         torch.manual_seed(1)
-        model = nn.Linear(8, 3)
-        opt = (torch.optim.AdamW if adam else torch.optim.SGD)(model.parameters(), lr=lr)
+        model = on(nn.Linear(8, 3))
+        opt = (torch.optim.AdamW if adam else torch.optim.SGD)(model.parameters(), lr=lr, foreach=False)
         start = flat_params(model)
         for step in range(3):
             opt.zero_grad()
@@ -610,17 +619,48 @@ SCENARIOS = {f.__name__: f for f in (autocast_dtypes, underflow, amp_loop, accum
                                      deterministic, activation_checkpointing)}
 
 
+# The twins that run on CUDA as their C++ scenarios do: those that touch no device at all (the
+# schedulers) and those written with on(). The others are CPU-only twins so far.
+ON_CUDA = {"warmup_cosine", "onecycle", "plateau", "early_stop", "warmup_linear", "precision_table", "accumulation",
+           "uneven_accumulation", "zero_grad", "eval_mode", "softmax_before_ce", "overfit_one_batch",
+           "undivided_sgd_vs_adam"}
+
+
+def use_device(name):
+    """CUDA as make_cuda_deterministic() sets it for the C++ scenarios."""
+    global DEVICE
+    if name == "cuda":
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+        torch.use_deterministic_algorithms(True)
+        torch.backends.cudnn.deterministic = True
+        torch.backends.cudnn.benchmark = False
+    DEVICE = torch.device(name)
+
+
 def main(argv):
-    if argv[1:] == ["--list"]:
-        print("\n".join(SCENARIOS))
-        return 0
-    if len(argv) != 3 or argv[1] not in SCENARIOS:
-        print(f"usage: {argv[0]} SCENARIO OUT.h5 | --list (scenarios: {', '.join(SCENARIOS)})", file=sys.stderr)
+    args = argv[1:]
+    device = "cpu"
+    if len(args) >= 2 and args[0] == "--device":
+        device, args = args[1], args[2:]
+    if device not in ("cpu", "cuda"):
+        print(f"--device {device}: expected cpu or cuda", file=sys.stderr)
         return 2
+    names = [n for n in SCENARIOS if device == "cpu" or n in ON_CUDA]
+    if args == ["--list"]:
+        print("\n".join(names))
+        return 0
+    if len(args) != 2 or args[0] not in SCENARIOS:
+        print(f"usage: {argv[0]} [--device cpu|cuda] SCENARIO OUT.h5 | [--device D] --list "
+              f"(scenarios: {', '.join(SCENARIOS)})", file=sys.stderr)
+        return 2
+    if args[0] not in names:
+        print(f"{args[0]}: no CUDA twin yet (it runs on the CPU only)", file=sys.stderr)
+        return 3
+    use_device(device)
     torch.set_num_threads(torch.get_num_threads())
     t = Trace()
-    SCENARIOS[argv[1]](t)
-    t.write(argv[2], argv[1])
+    SCENARIOS[args[0]](t)
+    t.write(args[1], args[0])
     return 0
 
 
