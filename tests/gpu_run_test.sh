@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# tools/gpu-run.sh's CPU-side logic, with CUDA absent: every phase runs in order and is
+# accounted for in the summary (status and seconds), the GPU phases skip with the reason,
+# verify-all still runs, and regen is refused when an earlier phase failed.
+#   gpu_run_test.sh BUILD_DIR VENV_PYTHON no-gpu | refused
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$1 py=$2 case=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; cat "$tmp/out/summary.txt" 2>/dev/null; echo "0 passed, 1 failed"; exit 1; }
+phases="build ctest-cuda oracle-cuda deterministic cpu-vs-cuda aot-export nccl regen verify-all"
+case $case in
+  no-gpu)
+    bash "$root/tools/gpu-run.sh" --build-dir "$build" --no-build --python "$py" --out "$tmp/out" >"$tmp/log" 2>&1
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "exit $rc without a GPU, expected 2"
+    expect_status() { grep -Eq "^$1 +$2 " "$tmp/out/summary.txt" || fail "phase $1 is not $2"; }
+    expect_status build pass
+    for p in ctest-cuda oracle-cuda deterministic cpu-vs-cuda aot-export nccl regen; do expect_status "$p" skipped; done
+    expect_status verify-all pass
+    grep -q "no GPU: .*torch.cuda.is_available() is False" "$tmp/out/summary.txt" || fail "no reason for the skips"
+    grep -q "^verdict: NO GPU" "$tmp/out/summary.txt" || fail "the verdict does not say there was no GPU"
+    [ ! -d "$tmp/out/golden" ] || fail "goldens were written without a GPU"
+    ;;
+  refused)
+    bash "$root/tools/gpu-run.sh" --build-dir "$build" --no-build --python /bin/false --out "$tmp/out" >"$tmp/log" 2>&1
+    rc=$?
+    [ "$rc" -eq 1 ] || fail "exit $rc after a failed phase, expected 1"
+    grep -Eq "^build +FAIL " "$tmp/out/summary.txt" || fail "the build phase did not fail"
+    grep -Eq "^regen +REFUSED .*earlier phases failed \(build\)" "$tmp/out/summary.txt" || fail "regen was not refused"
+    grep -q "^verdict: FAILED: build regen" "$tmp/out/summary.txt" || fail "the verdict does not name the failures"
+    ;;
+  *) echo "unknown case $case" >&2; exit 2 ;;
+esac
+# Every phase, in order, with whole seconds that add up to no more than the total.
+listed=$(awk 'f && NF == 0 {exit} f {print $1} /^phase +status/ {f = 1}' "$tmp/out/summary.txt" | tr '\n' ' ')
+[ "$listed" = "$phases " ] || fail "phases listed: '$listed', expected '$phases '"
+sum=$(awk 'f && NF == 0 {exit} f {sub("s$", "", $3); s += $3} /^phase +status/ {f = 1} END {print s + 0}' "$tmp/out/summary.txt")
+total=$(sed -n 's/^total: \([0-9]*\) s.*/\1/p' "$tmp/out/summary.txt")
+[ -n "$total" ] && [ "$sum" -le "$total" ] || fail "phase seconds ($sum) do not fit the total ($total)"
+for p in $phases; do [ -f "$tmp/out/$p.log" ] || fail "no log for phase $p"; done
+echo "gpu-run $case: ok"
+echo "1 passed, 0 failed"
