@@ -5,6 +5,7 @@
 #   laws N         all laws hold on N ranks, the resume law after torchrun restarted the group
 #   control FAULT  a planted mistake (TRAINPROOF_INJECT_FAULT) breaks the law named by LAW
 #   hang | dies    rank 1 hangs or dies, and the output names it
+#   worker         our own rank program (ddp-worker) takes torchrun's environment too
 # usage: torchrun_test.sh TRAINPROOF_BIN TORCHRUN CASE [ARG] [LAW]
 set -uo pipefail
 bin=$1 torchrun=$2 case=$3 arg=${4:-} law=${5:-}
@@ -42,6 +43,12 @@ PY
   control)
     TRAINPROOF_INJECT_FAULT=$arg run && fail "torchrun exited 0 with the mistake $arg planted"
     grep -q "BROKEN on rank [0-9]* ([^)]*): $law" "$tmp/out.log" || fail "no rank reported '$law' BROKEN under $arg"
+    ;;
+  worker)
+    timeout 300 "$torchrun" --standalone --nproc-per-node 2 --no-python "$bin" ddp-worker --task grad --rule size \
+      --uneven --out "$tmp" >"$tmp/out.log" 2>&1 || fail "ddp-worker under torchrun exited $?"
+    grep -q "rank 1 of 2: shard" "$tmp/out.log" || fail "rank 1 did not compute its shard"
+    cmp -s "$tmp/rank0.tpck" "$tmp/rank1.tpck" || fail "the ranks hold different all-reduced gradients"
     ;;
   hang)
     TRAINPROOF_INJECT_FAULT=rank1-hangs TRAINPROOF_RANK_TIMEOUT_S=5 run && fail "torchrun exited 0 with a hung rank"

@@ -413,9 +413,10 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   auto* worker =
       app.add_subcommand("ddp-worker", "(internal) one rank of a data-parallel run, started by the launcher");
   worker->group("");  // not listed in --help: the launcher starts it
-  worker->add_option("--rank", wo.rank)->required();
-  worker->add_option("--world", wo.world)->required()->check(CLI::Range(1, 64));
-  worker->add_option("--store", wo.store)->required();
+  // Without --store, the rank and the world come from torchrun's or srun's environment.
+  auto* w_rank = worker->add_option("--rank", wo.rank);
+  auto* w_world = worker->add_option("--world", wo.world)->check(CLI::Range(1, 64));
+  worker->add_option("--store", wo.store)->needs(w_rank)->needs(w_world);
   worker->add_option("--task", wo.task)->check(CLI::IsMember({"grad", "train"}));
   worker->add_option("--backend", wo.backend)->check(CLI::IsMember({"gloo", "nccl"}));
   worker->add_option("--steps", wo.steps)->check(CLI::PositiveNumber);

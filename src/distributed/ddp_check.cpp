@@ -14,6 +14,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
+#include "src/distributed/launch_store.h"
 #include "trainproof/core/atomic_file.h"
 #include "trainproof/core/compare.h"
 #include "trainproof/core/errors.h"
@@ -74,6 +75,30 @@ std::optional<LaunchEnv> launch_env(const std::function<const char*(const char*)
   return e;
 }
 
+// A restarted group never reads the last attempt's keys (verdicts): they are under its prefix.
+c10::intrusive_ptr<c10d::Store> connect_store(const LaunchEnv& e, std::chrono::milliseconds timeout) {
+  c10d::TCPStoreOptions opts;
+  opts.port = static_cast<std::uint16_t>(e.master_port);
+  opts.isServer = !e.agent_store && e.rank == 0;
+  opts.numWorkers = static_cast<std::size_t>(e.world);
+  opts.waitWorkers = false;  // a rank that never starts is named below, not waited for in here
+  opts.timeout = timeout;
+  c10::intrusive_ptr<c10d::Store> store = c10::make_intrusive<c10d::TCPStore>(e.master_addr, opts);
+  if (e.agent_store)
+    store = c10::make_intrusive<c10d::PrefixStore>(fmt::format("/worker/attempt_{}", e.restart_count), store);
+  return c10::make_intrusive<c10d::PrefixStore>(fmt::format("trainproof/ddp-check/attempt_{}", e.restart_count), store);
+}
+
+c10::intrusive_ptr<c10d::Backend> make_gloo_group(const c10::intrusive_ptr<c10d::Store>& store, int rank, int world,
+                                                  std::chrono::milliseconds timeout) {
+  auto opts = c10d::ProcessGroupGloo::Options::create(timeout);
+  const char* local_world = std::getenv("LOCAL_WORLD_SIZE");
+  const bool one_host = !local_world || std::atoi(local_world) == world;
+  opts->devices.push_back(one_host ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                                   : c10d::ProcessGroupGloo::createDefaultDevice());
+  return c10::make_intrusive<c10d::ProcessGroupGloo>(store, rank, world, opts);
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -86,22 +111,6 @@ std::chrono::seconds rank_timeout() {
 std::string hostname() {
   char buf[256] = {};
   return gethostname(buf, sizeof buf - 1) == 0 ? buf : "?";
-}
-
-// c10d's TCPStore as torch.distributed's env:// rendezvous makes it: torchrun's agent hosts it
-// (each restart of the group under its own prefix), otherwise rank 0 does. Our keys go under
-// a prefix per attempt, so a restarted group never reads the last attempt's verdicts.
-c10::intrusive_ptr<c10d::Store> connect_store(const LaunchEnv& e, std::chrono::milliseconds timeout) {
-  c10d::TCPStoreOptions opts;
-  opts.port = static_cast<std::uint16_t>(e.master_port);
-  opts.isServer = !e.agent_store && e.rank == 0;
-  opts.numWorkers = static_cast<std::size_t>(e.world);
-  opts.waitWorkers = false;  // a rank that never starts is named below, not waited for in here
-  opts.timeout = timeout;
-  c10::intrusive_ptr<c10d::Store> store = c10::make_intrusive<c10d::TCPStore>(e.master_addr, opts);
-  if (e.agent_store)
-    store = c10::make_intrusive<c10d::PrefixStore>(fmt::format("/worker/attempt_{}", e.restart_count), store);
-  return c10::make_intrusive<c10d::PrefixStore>(fmt::format("trainproof/ddp-check/attempt_{}", e.restart_count), store);
 }
 
 std::string get_text(c10d::Store& store, const std::string& key) {
@@ -262,13 +271,8 @@ int ddp_check_main(const DdpCheckOptions& o) {
   } else {
     store->wait({"all-joined"});
   }
-  auto opts = c10d::ProcessGroupGloo::Options::create(std::chrono::duration_cast<std::chrono::milliseconds>(timeout));
-  const char* local_world = std::getenv("LOCAL_WORLD_SIZE");
-  const bool one_host = local_world && std::atoi(local_world) == e.world;
-  opts->devices.push_back(one_host ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
-                                   : c10d::ProcessGroupGloo::createDefaultDevice());
-  auto pg = c10::make_intrusive<c10d::ProcessGroupGloo>(c10::make_intrusive<c10d::PrefixStore>("gloo", store), e.rank,
-                                                        e.world, opts);
+  auto pg = make_gloo_group(c10::make_intrusive<c10d::PrefixStore>("gloo", store), e.rank, e.world,
+                            std::chrono::duration_cast<std::chrono::milliseconds>(timeout));
   fmt::print("rank {} of {} (local rank {}, {} on {}, attempt {}) joined through the TCPStore at {}:{}\n", e.rank,
              e.world, e.local_rank, e.launcher, hostname(), e.restart_count, e.master_addr, e.master_port);
 

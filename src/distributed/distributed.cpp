@@ -1,5 +1,4 @@
 // The launcher and the rank side, on Gloo or NCCL (see distributed.h, nccl_backend.h).
-#define USE_C10D_GLOO 1
 #include "trainproof/distributed/distributed.h"
 
 #include <algorithm>
@@ -12,8 +11,8 @@
 #include <fmt/ranges.h>
 #include <torch/cuda.h>
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
-#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 
+#include "src/distributed/launch_store.h"
 #include "src/distributed/nccl_backend.h"
 #include "src/process/process.h"
 #include "trainproof/core/errors.h"
@@ -285,7 +284,17 @@ int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& d
   return kExitOk;
 }
 
-int ddp_worker_main(const WorkerOptions& o) {
+int ddp_worker_main(const WorkerOptions& options) {
+  WorkerOptions o = options;
+  if (o.store.empty()) {
+    o.env = launch_env([](const char* name) { return std::getenv(name); });
+    if (!o.env)
+      throw BadInput(
+          "ddp-worker: give --rank, --world and --store (our launcher does), or run it under torchrun "
+          "or srun, which set RANK/WORLD_SIZE or SLURM_PROCID");
+    o.rank = o.env->rank;
+    o.world = o.env->world;
+  }
   if (o.rank < 0 || o.rank >= o.world)
     throw BadInput(fmt::format("--rank {} is outside a world of {}", o.rank, o.world));
   if (fault_injected(fmt::format("rank{}-dies", o.rank))) std::abort();
@@ -296,14 +305,17 @@ int ddp_worker_main(const WorkerOptions& o) {
   const torch::Device device = nccl ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(o.rank)) : torch::kCPU;
   if (nccl) make_cuda_deterministic();  // the resume check is bitwise: deterministic kernels
   const auto timeout = std::chrono::milliseconds(60'000);
-  c10::intrusive_ptr<c10d::Store> store = c10::make_intrusive<c10d::FileStore>(o.store, o.world);
+  // Our launcher names a FileStore; torchrun and srun set the environment instead.
+  c10::intrusive_ptr<c10d::Store> store;
+  if (o.store.empty())
+    store = connect_store(*o.env, timeout);
+  else
+    store = c10::make_intrusive<c10d::FileStore>(o.store, o.world);
   c10::intrusive_ptr<c10d::Backend> group;
   if (nccl) {
     group = make_nccl_backend(store, o.rank, o.world, timeout);
   } else {
-    auto opts = c10d::ProcessGroupGloo::Options::create(timeout);
-    opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
-    group = c10::make_intrusive<c10d::ProcessGroupGloo>(store, o.rank, o.world, opts);
+    group = make_gloo_group(store, o.rank, o.world, timeout);
   }
   c10d::Backend& pg = *group;
   fmt::print("rank {} of {} joined the {} group on {}\n", o.rank, o.world, o.backend, device.str());
