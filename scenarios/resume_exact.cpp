@@ -11,6 +11,7 @@
 #include "trainproof/training/lr_scheduler.h"
 #include "trainproof/training/optim.h"
 #include "trainproof/training/tensors.h"
+#include "trainproof/training/training_state.h"
 
 namespace trainproof {
 namespace {
@@ -59,29 +60,33 @@ struct Resumed {
   torch::Tensor params;
 };
 
+// What the checkpoint holds: model, optimizer, scheduler, the epoch, and the RNG state
+// unless it is left out (the mistake dropout exposes).
+TrainingState state_of(Run& r, int64_t& epoch, bool save_rng_state) {
+  return {.model = r.model.get(),
+          .optimizer = r.opt.get(),
+          .scheduler = r.sched.get(),
+          .rng = save_rng_state,
+          .position = {{"epoch", &epoch}}};
+}
+
 // Train 5 epochs, checkpoint to a file, rebuild from scratch (as a fresh process would),
 // load, train the remaining 5.
 Resumed stop_and_resume(torch::Device device, double dropout, bool save_rng_state) {
   TempDir dir("resume_exact");
   const auto path = dir.path() / "ckpt.tpck";
+  int64_t epoch = 4;
   {
     Run r = setup(device, dropout);
     train(r, 0, 5, device);
     Checkpoint ck;
-    ck.put("epoch", int64_t{4});
-    save_module(ck, "model", *r.model);
-    save_optimizer(ck, "opt", *r.opt);
-    r.sched->save(ck, "sched");
-    if (save_rng_state) save_rng(ck, "rng");
+    state_of(r, epoch, save_rng_state).save(ck);
     ck.save(path);
   }
   Run r = setup(device, dropout);
-  const Checkpoint ck = Checkpoint::load(path);
-  load_module(ck, "model", *r.model);
-  load_optimizer(ck, "opt", *r.opt);
-  r.sched->load(ck, "sched");
-  if (save_rng_state) load_rng(ck, "rng");
-  const double loss = train(r, ck.integer("epoch") + 1, 10, device);
+  epoch = -1;
+  state_of(r, epoch, save_rng_state).load(Checkpoint::load(path));
+  const double loss = train(r, epoch + 1, 10, device);
   return {loss, flat_parameters(*r.model)};
 }
 

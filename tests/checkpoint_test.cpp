@@ -11,6 +11,7 @@
 #include "trainproof/training/checkpoint.h"
 #include "trainproof/training/lr_scheduler.h"
 #include "trainproof/training/tensors.h"
+#include "trainproof/training/training_state.h"
 
 namespace trainproof {
 namespace {
@@ -181,6 +182,75 @@ TEST(CheckpointTest, ShapeMismatchOnLoadIsBadInput) {
   torch::nn::Linear small(2, 2), big(3, 3);
   save_module(ck, "model", *small);
   EXPECT_THROW(load_module(ck, "model", *big), BadInput);
+}
+
+// TrainingState: every piece under its prefix; the mask leaves out exactly the pieces named.
+struct StateFixture {
+  torch::nn::Linear model{3, 2};
+  torch::optim::SGD opt{model->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9)};
+  StepLR sched{opt, 2, 0.5};
+  GradScaler scaler{torch::kCPU, GradScalerOptions{}};
+  EarlyStopping stopper{3};
+  int64_t step = 7, epoch = 2;
+  TrainingState state() {
+    return {.model = model.get(),
+            .optimizer = &opt,
+            .scheduler = &sched,
+            .scaler = &scaler,
+            .early_stopping = &stopper,
+            .rng = true,
+            .position = {{"step", &step}, {"epoch", &epoch}}};
+  }
+};
+
+bool has_prefix(const Checkpoint& ck, const std::string& prefix) {
+  for (const auto& k : ck.keys())
+    if (k.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+TEST(TrainingStateTest, SavesEveryPieceUnderItsPrefix) {
+  StateFixture f;
+  Checkpoint ck;
+  f.state().save(ck);
+  for (const char* p : {"model/", "opt/", "sched/", "scaler/", "early_stopping/", "rng/", "pos/"})
+    EXPECT_TRUE(has_prefix(ck, p)) << p;
+  EXPECT_EQ(ck.integer("pos/step"), 7);
+  EXPECT_EQ(ck.integer("pos/epoch"), 2);
+}
+
+TEST(TrainingStateTest, TheMaskLeavesOutExactlyThePiecesNamed) {
+  StateFixture f;
+  Checkpoint ck;
+  f.state().save(ck, TrainingState::kOptimizer | TrainingState::kRng);
+  EXPECT_FALSE(has_prefix(ck, "opt/"));
+  EXPECT_FALSE(has_prefix(ck, "rng/"));
+  for (const char* p : {"model/", "sched/", "scaler/", "early_stopping/", "pos/"}) EXPECT_TRUE(has_prefix(ck, p)) << p;
+}
+
+TEST(TrainingStateTest, LoadRestoresEveryPieceExceptThoseOmitted) {
+  StateFixture saved;
+  Checkpoint ck;
+  saved.state().save(ck);
+  StateFixture fresh;
+  fresh.step = fresh.epoch = 0;
+  {
+    torch::NoGradGuard no_grad;
+    fresh.model->weight.fill_(0.5);
+  }
+  fresh.state().load(ck, TrainingState::kPosition);
+  EXPECT_TRUE(bitwise_equal(fresh.model->weight, saved.model->weight));
+  EXPECT_EQ(fresh.step, 0) << "the position was omitted and must not move";
+  fresh.state().load(ck);
+  EXPECT_EQ(fresh.step, 7);
+  EXPECT_EQ(fresh.epoch, 2);
+}
+
+TEST(TrainingStateTest, ACheckpointWithoutTheModelIsBadInput) {
+  StateFixture f;
+  Checkpoint ck;
+  f.state().save(ck, TrainingState::kModel);
+  EXPECT_THROW(f.state().load(ck), BadInput);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "trainproof/training/checkpoint.h"
 #include "trainproof/training/tensors.h"
 #include "trainproof/training/training.h"
+#include "trainproof/training/training_state.h"
 
 namespace trainproof {
 namespace {
@@ -214,6 +215,10 @@ int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& d
   torch::manual_seed(static_cast<int64_t>(o.seed * 1000 + o.rank + 1));  // each rank its own dropout masks
   const int64_t batch = 32, per_epoch = 256 / batch;
   int64_t step = 0;
+  // The parameters and the optimizer once (rank 0 writes them); each rank its RNG state and
+  // its data position.
+  const TrainingState shared{.model = model.get(), .optimizer = &opt, .rng = false};
+  const TrainingState own{.rng = true, .position = {{"step", &step}}};
 
   // Resume from the newest step whose files are all present: parameters once, and every rank's own.
   std::vector<int64_t> saved;
@@ -227,12 +232,9 @@ int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& d
     bool complete = true;
     for (int r = 0; r < o.world; ++r) complete = complete && fs::exists(dir / fmt::format("rank{}-{:08d}.tpck", r, s));
     if (!complete) continue;
-    const Checkpoint params = Checkpoint::load(dir / fmt::format("params-{:08d}.tpck", s));
-    const Checkpoint mine = Checkpoint::load(dir / fmt::format("rank{}-{:08d}.tpck", o.rank, s));
-    load_module(params, "model", *model);
-    load_optimizer(params, "opt", opt);
-    if (o.sabotage != "drop-rng") load_rng(mine, "rng");
-    step = mine.integer("step");  // this rank's data position
+    shared.load(Checkpoint::load(dir / fmt::format("params-{:08d}.tpck", s)));
+    own.load(Checkpoint::load(dir / fmt::format("rank{}-{:08d}.tpck", o.rank, s)),
+             o.sabotage == "drop-rng" ? TrainingState::kRng : 0u);
     fmt::print("rank {} resumed at step {}\n", o.rank, step);
     break;
   }
@@ -263,13 +265,11 @@ int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& d
     }
     if (step % o.ckpt_every == 0) {
       Checkpoint mine;
-      save_rng(mine, "rng");
-      mine.put("step", step);
+      own.save(mine);
       mine.save(dir / fmt::format("rank{}-{:08d}.tpck", o.rank, step));
       if (o.rank == 0) {
         Checkpoint params;
-        save_module(params, "model", *model);
-        save_optimizer(params, "opt", opt);
+        shared.save(params);
         params.save(dir / fmt::format("params-{:08d}.tpck", step));
       }
       pg.barrier()->wait();  // a checkpoint counts once every rank has written its part

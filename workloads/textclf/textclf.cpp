@@ -21,6 +21,7 @@
 #include "trainproof/training/optim.h"
 #include "trainproof/training/tensors.h"
 #include "trainproof/training/training.h"
+#include "trainproof/training/training_state.h"
 
 namespace trainproof {
 namespace {
@@ -121,7 +122,7 @@ TORCH_MODULE(TextClf);
 // Everything a resume needs, beside the model and the optimizer's own state.
 struct Position {
   int64_t step = 0, epoch = 0, batch = 0;  // batch: the next batch of `epoch`
-  bool stopped = false;                    // early stopping fired
+  int64_t stopped = 0;                     // early stopping fired
 };
 
 fs::path ckpt_path(const fs::path& dir, int64_t step) {
@@ -191,18 +192,25 @@ int train_textclf(const TextClfOptions& o) {
   GradScaler scaler(o.device, GradScalerOptions{.init_scale = 65536.0, .growth_interval = 10, .enabled = fp16});
   EarlyStopping stopper(kPatience);
   Position pos;
+  const TrainingState state{
+      .model = model.get(),
+      .optimizer = &opt,
+      .scheduler = &sched,
+      .scaler = &scaler,
+      .early_stopping = &stopper,
+      .rng = true,
+      .position = {{"step", &pos.step}, {"epoch", &pos.epoch}, {"batch", &pos.batch}, {"stopped", &pos.stopped}}};
+  // A sabotage drops a piece from the resume checkpoints only; final.tpck is always complete.
+  const unsigned sabotaged = o.sabotage == "drop-optimizer"   ? TrainingState::kOptimizer
+                             : o.sabotage == "drop-scheduler" ? TrainingState::kScheduler
+                             : o.sabotage == "drop-scaler"    ? TrainingState::kScaler
+                             : o.sabotage == "drop-rng"       ? TrainingState::kRng
+                                                              : 0u;
 
   // Resume from the newest checkpoint that loads; a damaged one is reported and skipped.
   for (const auto& path : checkpoints_newest_first(o.ckpt_dir)) {
     try {
-      const Checkpoint ck = Checkpoint::load(path);
-      load_module(ck, "model", *model);
-      if (ck.has("opt/groups")) load_optimizer(ck, "opt", opt);
-      if (ck.has("sched/last_epoch")) sched.load(ck, "sched");
-      if (ck.has("scaler/enabled")) scaler.load(ck, "scaler");
-      if (ck.has("rng/cpu")) load_rng(ck, "rng");
-      stopper.load(ck, "early_stopping");
-      pos = {ck.integer("pos/step"), ck.integer("pos/epoch"), ck.integer("pos/batch"), ck.integer("pos/stopped") != 0};
+      state.load(Checkpoint::load(path));
       if (o.sabotage == "drop-data-position") pos.batch = 0;
       fmt::print("resumed from {} (step {}, epoch {}, batch {})\n", path.filename().string(), pos.step, pos.epoch,
                  pos.batch);
@@ -213,23 +221,9 @@ int train_textclf(const TextClfOptions& o) {
     }
   }
 
-  // A sabotage drops a piece from the resume checkpoints only; final.tpck is always complete.
-  auto state = [&](Checkpoint& ck, bool sabotaged) {
-    const auto keep = [&](const char* piece) { return !sabotaged || o.sabotage != piece; };
-    save_module(ck, "model", *model);
-    if (keep("drop-optimizer")) save_optimizer(ck, "opt", opt);
-    if (keep("drop-scheduler")) sched.save(ck, "sched");
-    if (keep("drop-scaler")) scaler.save(ck, "scaler");
-    if (keep("drop-rng")) save_rng(ck, "rng");
-    stopper.save(ck, "early_stopping");
-    ck.put("pos/step", pos.step);
-    ck.put("pos/epoch", pos.epoch);
-    ck.put("pos/batch", pos.batch);
-    ck.put("pos/stopped", static_cast<int64_t>(pos.stopped));
-  };
   auto save_checkpoint = [&] {
     Checkpoint ck;
-    state(ck, true);
+    state.save(ck, sabotaged);
     fmt::print("saving checkpoint at step {}\n", pos.step);
     std::fflush(stdout);
     save_file(ckpt_path(o.ckpt_dir, pos.step), ck, o.sabotage != "non-atomic-save");
@@ -317,7 +311,7 @@ int train_textclf(const TextClfOptions& o) {
   double val_loss = 0;
   const double acc = validate(val_loss);
   Checkpoint final;
-  state(final, false);
+  state.save(final);
   final.put("val_loss", val_loss);
   final.put("val_acc", acc);
   save_file(o.ckpt_dir / "final.tpck", final, true);
