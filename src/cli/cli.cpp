@@ -26,6 +26,7 @@
 #include "trainproof/distributed/distributed.h"
 #include "trainproof/golden/golden_store.h"
 #include "trainproof/report/report.h"
+#include "trainproof/runner/check.h"
 #include "trainproof/runner/fingerprint.h"
 #include "trainproof/runner/runner.h"
 #include "trainproof/runner/scenario.h"
@@ -428,6 +429,22 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   worker->add_option("--out", wo.out)->required();
   worker->add_flag("--uneven,!--even", wo.uneven, "Shard sizes 1:2:...:N, or equal (the default)");
 
+  CheckOptions cko;
+  auto* check_cmd = app.add_subcommand(
+      "check", "Hold your own training command to the documents' laws: trainproof check [options] -- CMD [ARGS...]");
+  check_cmd->add_option("command", cko.command, "The training command, after --")->required();
+  check_cmd->add_option("--kills", cko.kills, "SIGKILL a run this many times, restarting it after each")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100));
+  check_cmd->add_option("--seed", cko.seed, "Where the kills land")->capture_default_str();
+  check_cmd->add_option("--keep", cko.keep, "Keep the runs' folders, traces and logs in this folder");
+  check_cmd->add_option("--timeout", cko.timeout_s, "Seconds one start of the command may take")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  check_cmd->add_option("--json", cko.json, "Write the verdicts as JSON to this file");
+  check_cmd->add_option("--junit", cko.junit, "Write JUnit XML to this file");
+  check_cmd->add_option("--html", cko.html, "Write an HTML page to this file");
+
   DdpCheckOptions dco;
   bool dco_no_golden = false;
   auto* ddp_check = app.add_subcommand(
@@ -483,6 +500,7 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
     }
     if (*preempt) return run_preempt(po);
     if (*worker) return ddp_worker_main(wo);
+    if (*check_cmd) return trainproof::check(cko);
     if (*ddp_check) {
       if (dco.kill_at >= dco.steps)
         throw BadInput(fmt::format("--kill-at {} must be below --steps {}", dco.kill_at, dco.steps));

@@ -1,0 +1,65 @@
+// The traces users' training commands record (python/trainproof, and the C++ recorder below):
+// an append-only file, one checksummed record per line, that a SIGKILL can tear only at its
+// end. `trainproof check` reads them into the Trace model to compare runs and goldens.
+//
+//   TPTRACE 1
+//   {"kind":"log","step":3,"values":{"loss":0.41,"lr":0.001}}\t<FNV-1a 64, 16 hex digits>
+//   {"kind":"param","name":"fc.weight","dtype":"float32","shape":[2,3],"bits":"<hex>"}\t<...>
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "trainproof/core/trace.h"
+
+namespace trainproof {
+
+// What a recorded trace holds. A step logged twice (a restarted run re-does steps after its
+// last checkpoint) keeps its last record.
+struct RecordedTrace {
+  std::map<int64_t, std::map<std::string, double>> steps;  // step -> scalar -> value
+  std::map<std::string, std::vector<float>> params;        // final parameters, flattened
+  size_t records = 0;                                      // complete records read
+  bool torn_tail = false;                                  // the last record was torn and ignored
+};
+
+// Reads the file. BadInput naming the file for a missing file, a missing header, or a damaged
+// record before the last; a torn last record is ignored (torn_tail).
+RecordedTrace read_recorded_trace(const std::filesystem::path& path);
+
+// The steps logged by complete records that start at or after byte `offset`, in file order:
+// where a restarted run began (offset: the end of the complete records when it started).
+std::vector<int64_t> logged_steps_from(const std::filesystem::path& path, size_t offset);
+// The end of the complete records (after the last newline): where a restart will append.
+size_t complete_size(const std::filesystem::path& path);
+
+// As series: "step" (int64), one float64 series per scalar (NaN where a step lacks it), and
+// "param.<name>" (float32) per parameter; every tolerance exact.
+Trace to_trace(const RecordedTrace& r);
+
+// The C++ recorder, the same format as the Python one: $TRAINPROOF_TRACE, or a no-op without it.
+class Recorder {
+ public:
+  Recorder();  // $TRAINPROOF_TRACE
+  explicit Recorder(const std::filesystem::path& path);
+  ~Recorder();
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  bool active() const { return fd_ >= 0; }
+  void log(int64_t step, const std::map<std::string, double>& scalars);
+  // One parameter's values (float32, flattened) with its shape.
+  void param(const std::string& name, const std::vector<float>& values, const std::vector<int64_t>& shape);
+  void close();
+
+ private:
+  void open(const std::filesystem::path& path);
+  void append(const std::string& json);
+  int fd_ = -1;
+  std::filesystem::path path_;
+};
+
+}  // namespace trainproof

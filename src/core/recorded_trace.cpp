@@ -1,0 +1,226 @@
+// Recorded traces: the reader that tolerates a torn tail and nothing else, and the recorder.
+#include "trainproof/core/recorded_trace.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "trainproof/core/errors.h"
+#include "trainproof/core/hash.h"
+
+namespace trainproof {
+
+namespace {
+
+constexpr std::string_view kHeader = "TPTRACE 1\n";
+
+std::string digest(std::string_view payload) {
+  return fmt::format("{:016x}", fnv1a64(payload));
+}
+
+std::vector<float> floats_from_hex(const std::string& hex, const std::string& where) {
+  if (hex.size() % 8 != 0) throw BadInput(fmt::format("{}: parameter bytes are not whole float32 values", where));
+  std::vector<float> out(hex.size() / 8);
+  auto nibble = [&](char c) -> uint8_t {
+    if (c >= '0' && c <= '9') return static_cast<uint8_t>(c - '0');
+    if (c >= 'a' && c <= 'f') return static_cast<uint8_t>(c - 'a' + 10);
+    throw BadInput(fmt::format("{}: parameter bytes are not hex", where));
+  };
+  for (size_t i = 0; i < out.size(); ++i) {
+    uint8_t b[4];
+    for (int k = 0; k < 4; ++k)
+      b[k] = static_cast<uint8_t>(nibble(hex[8 * i + 2 * k]) << 4 | nibble(hex[8 * i + 2 * k + 1]));
+    const uint32_t bits = uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 | uint32_t{b[3]} << 24;
+    std::memcpy(&out[i], &bits, 4);
+  }
+  return out;
+}
+
+double number(const nlohmann::json& v) {
+  if (v.is_number()) return v.get<double>();
+  const std::string s = v.get<std::string>();  // non-finite values travel as Python's repr
+  if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+  if (s == "inf") return INFINITY;
+  if (s == "-inf") return -INFINITY;
+  throw std::invalid_argument("not a number: " + s);
+}
+
+}  // namespace
+
+RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw BadInput(
+        fmt::format("{}: no trace (the command recorded nothing; is TRAINPROOF_TRACE passed on?)", path.string()));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string data = ss.str();
+  if (data.compare(0, kHeader.size(), kHeader) != 0)
+    throw BadInput(fmt::format("{}: not a trainproof trace (no 'TPTRACE 1' header)", path.string()));
+  RecordedTrace r;
+  size_t pos = kHeader.size(), index = 0;
+  while (pos < data.size()) {
+    ++index;
+    const size_t nl = data.find('\n', pos);
+    const std::string_view line(data.data() + pos, (nl == std::string::npos ? data.size() : nl) - pos);
+    const bool last = nl == std::string::npos || nl + 1 == data.size();
+    pos = nl == std::string::npos ? data.size() : nl + 1;
+    const size_t tab = line.rfind('\t');
+    const bool checked =
+        nl != std::string::npos && tab != std::string_view::npos && line.substr(tab + 1) == digest(line.substr(0, tab));
+    if (!checked) {
+      if (last) {
+        r.torn_tail = true;  // a writer killed in the middle of its last record
+        break;
+      }
+      throw BadInput(fmt::format("{}: record {} is damaged (bad checksum or format)", path.string(), index));
+    }
+    const std::string where = fmt::format("{}: record {}", path.string(), index);
+    try {
+      const auto j = nlohmann::json::parse(line.substr(0, tab));
+      const std::string kind = j.at("kind");
+      if (kind == "log") {
+        auto& step = r.steps[j.at("step").get<int64_t>()];
+        step.clear();
+        for (const auto& [k, v] : j.at("values").items()) step[k] = number(v);
+      } else if (kind == "param") {
+        r.params[j.at("name")] = floats_from_hex(j.at("bits"), where);
+      } else {
+        throw std::invalid_argument("unknown kind '" + kind + "'");
+      }
+    } catch (const BadInput&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw BadInput(fmt::format("{}: {}", where, e.what()));
+    }
+    ++r.records;
+  }
+  return r;
+}
+
+namespace {
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+std::vector<int64_t> logged_steps_from(const std::filesystem::path& path, size_t offset) {
+  const std::string data = slurp(path);
+  std::vector<int64_t> steps;
+  for (size_t pos = std::max(offset, kHeader.size()); pos < data.size();) {
+    const size_t nl = data.find('\n', pos);
+    if (nl == std::string::npos) break;
+    const std::string_view line(data.data() + pos, nl - pos);
+    pos = nl + 1;
+    const size_t tab = line.rfind('\t');
+    if (tab == std::string_view::npos || line.substr(tab + 1) != digest(line.substr(0, tab))) continue;
+    const auto j = nlohmann::json::parse(line.substr(0, tab), nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.value("kind", "") == "log" && j.contains("step") && j["step"].is_number_integer())
+      steps.push_back(j["step"].get<int64_t>());
+  }
+  return steps;
+}
+
+size_t complete_size(const std::filesystem::path& path) {
+  const std::string data = slurp(path);
+  const size_t nl = data.rfind('\n');
+  return nl == std::string::npos ? 0 : nl + 1;
+}
+
+Trace to_trace(const RecordedTrace& r) {
+  Trace t;
+  std::vector<int64_t> steps;
+  std::map<std::string, std::vector<double>> scalars;
+  for (const auto& [step, values] : r.steps)
+    for (const auto& [k, v] : values) scalars[k];
+  for (const auto& [step, values] : r.steps) {
+    steps.push_back(step);
+    for (auto& [k, column] : scalars) {
+      auto it = values.find(k);
+      column.push_back(it == values.end() ? std::numeric_limits<double>::quiet_NaN() : it->second);
+    }
+  }
+  t.add_ints("step", DType::kInt64, steps);
+  for (auto& [k, column] : scalars) t.add(k, DType::kFloat64, std::move(column), Tolerance::exact().nan_ok());
+  for (const auto& [name, values] : r.params) t.add("param." + name, DType::kFloat32, {values.begin(), values.end()});
+  return t;
+}
+
+Recorder::Recorder() {
+  const char* env = std::getenv("TRAINPROOF_TRACE");
+  if (env && *env) open(env);
+}
+
+Recorder::Recorder(const std::filesystem::path& path) {
+  open(path);
+}
+
+void Recorder::open(const std::filesystem::path& path) {
+  path_ = path;
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw BadInput(fmt::format("{}: cannot open the trace: {}", path.string(), std::strerror(errno)));
+  const off_t size = ::lseek(fd_, 0, SEEK_END);
+  if (size == 0) {
+    if (::write(fd_, kHeader.data(), kHeader.size()) < 0)
+      throw BadInput(fmt::format("{}: cannot write the trace: {}", path.string(), std::strerror(errno)));
+    return;
+  }
+  // A restart after a SIGKILL: drop a torn last record before appending to the file.
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string data = ss.str();
+  const size_t end = data.rfind('\n') == std::string::npos ? 0 : data.rfind('\n') + 1;
+  if (end < data.size() && ::ftruncate(fd_, static_cast<off_t>(end)) != 0)
+    throw BadInput(fmt::format("{}: cannot drop the torn record: {}", path.string(), std::strerror(errno)));
+}
+
+Recorder::~Recorder() {
+  close();
+}
+
+void Recorder::close() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+void Recorder::append(const std::string& json) {
+  if (fd_ < 0) return;
+  const std::string line = json + "\t" + digest(json) + "\n";
+  if (::write(fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()) || ::fsync(fd_) != 0)
+    throw BadInput(fmt::format("{}: cannot write the trace: {}", path_.string(), std::strerror(errno)));
+}
+
+void Recorder::log(int64_t step, const std::map<std::string, double>& scalars) {
+  if (fd_ < 0) return;
+  nlohmann::json values = nlohmann::json::object();
+  for (const auto& [k, v] : scalars)
+    values[k] = std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+  append(nlohmann::json{{"kind", "log"}, {"step", step}, {"values", values}}.dump());
+}
+
+void Recorder::param(const std::string& name, const std::vector<float>& values, const std::vector<int64_t>& shape) {
+  if (fd_ < 0) return;
+  std::string hex;
+  hex.reserve(values.size() * 8);
+  for (float f : values) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    for (int k = 0; k < 4; ++k) hex += fmt::format("{:02x}", (bits >> (8 * k)) & 0xff);
+  }
+  append(
+      nlohmann::json{{"kind", "param"}, {"name", name}, {"dtype", "float32"}, {"shape", shape}, {"bits", hex}}.dump());
+}
+
+}  // namespace trainproof

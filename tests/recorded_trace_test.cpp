@@ -1,0 +1,103 @@
+// The recorded-trace format from the C++ side: the Recorder and the reader agree bit for
+// bit; a torn last record is ignored, a damaged earlier one is bad input naming the file;
+// a restart drops a torn tail and appends; the reader's series are the trace model's.
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "tests/support/bad_input.h"
+#include "trainproof/core/recorded_trace.h"
+#include "trainproof/core/temp_dir.h"
+
+namespace trainproof {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+void spit(const fs::path& p, const std::string& s) {
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << s;
+}
+
+fs::path write_three_steps(const TempDir& dir) {
+  const fs::path p = dir.path() / "trace";
+  Recorder rec(p);
+  for (int64_t s = 1; s <= 3; ++s) rec.log(s, {{"loss", 1.0 / 3.0 / static_cast<double>(s)}, {"lr", 1e-3}});
+  rec.param("w", {0.1f, -2.5e-8f, std::numeric_limits<float>::denorm_min()}, {3});
+  return p;
+}
+
+TEST(RecordedTraceTest, RoundTripsBitForBit) {
+  TempDir dir("rt");
+  const auto r = read_recorded_trace(write_three_steps(dir));
+  ASSERT_EQ(r.steps.size(), 3u);
+  EXPECT_EQ(r.steps.at(3).at("loss"), 1.0 / 3.0 / 3.0);
+  ASSERT_EQ(r.params.at("w").size(), 3u);
+  EXPECT_EQ(r.params.at("w")[2], std::numeric_limits<float>::denorm_min());
+  EXPECT_FALSE(r.torn_tail);
+  const Trace t = to_trace(r);
+  ASSERT_NE(t.find("loss"), nullptr);
+  ASSERT_NE(t.find("param.w"), nullptr);
+  EXPECT_EQ(t.find("step")->ints, (std::vector<int64_t>{1, 2, 3}));
+}
+
+TEST(RecordedTraceTest, ATornLastRecordIsIgnored) {
+  TempDir dir("rt");
+  const fs::path p = write_three_steps(dir);
+  const std::string full = slurp(p);
+  for (size_t cut : {1, 9, 30}) {
+    spit(p, full.substr(0, full.size() - cut));
+    const auto r = read_recorded_trace(p);
+    EXPECT_TRUE(r.torn_tail) << cut;
+    EXPECT_EQ(r.steps.size(), 3u);
+    EXPECT_EQ(r.params.count("w"), 0u);
+  }
+}
+
+TEST(RecordedTraceTest, ADamagedEarlierRecordIsBadInputNamingTheFile) {
+  TempDir dir("rt");
+  const fs::path p = write_three_steps(dir);
+  std::string data = slurp(p);
+  data[std::string("TPTRACE 1\n").size() + 10] ^= 1;
+  spit(p, data);
+  EXPECT_BAD_INPUT(read_recorded_trace(p), p.string() + ": record 1 is damaged");
+  spit(p, "not a trace\n");
+  EXPECT_BAD_INPUT(read_recorded_trace(p), "not a trainproof trace");
+  EXPECT_BAD_INPUT(read_recorded_trace(dir.path() / "absent"), "the command recorded nothing");
+}
+
+TEST(RecordedTraceTest, ARestartDropsATornTailAndAppends) {
+  TempDir dir("rt");
+  const fs::path p = write_three_steps(dir);
+  const std::string full = slurp(p);
+  spit(p, full.substr(0, full.size() - 5));
+  const size_t resume_at = complete_size(p);
+  {
+    Recorder rec(p);
+    rec.log(3, {{"loss", 0.5}});  // re-done after its checkpoint: the last record counts
+    rec.log(4, {{"loss", 0.25}});
+  }
+  const auto r = read_recorded_trace(p);
+  EXPECT_FALSE(r.torn_tail);
+  EXPECT_EQ(r.steps.at(3).at("loss"), 0.5);
+  EXPECT_EQ(r.steps.size(), 4u);
+  EXPECT_EQ(logged_steps_from(p, resume_at), (std::vector<int64_t>{3, 4}));
+}
+
+TEST(RecordedTraceTest, WithoutTheVariableTheRecorderIsANoOp) {
+  unsetenv("TRAINPROOF_TRACE");
+  Recorder rec;
+  EXPECT_FALSE(rec.active());
+  rec.log(1, {{"loss", 1.0}});  // nothing to write to, and no error
+}
+
+}  // namespace
+}  // namespace trainproof
