@@ -22,6 +22,13 @@ namespace {
 
 constexpr std::string_view kHeader = "TPTRACE 1\n";
 
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 std::string digest(std::string_view payload) {
   return fmt::format("{:016x}", fnv1a64(payload));
 }
@@ -56,13 +63,10 @@ double number(const nlohmann::json& v) {
 }  // namespace
 
 RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+  if (!std::ifstream(path))
     throw BadInput(
         fmt::format("{}: no trace (the command recorded nothing; is TRAINPROOF_TRACE passed on?)", path.string()));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string data = ss.str();
+  const std::string data = slurp(path);
   if (data.compare(0, kHeader.size(), kHeader) != 0)
     throw BadInput(fmt::format("{}: not a trainproof trace (no 'TPTRACE 1' header)", path.string()));
   RecordedTrace r;
@@ -105,15 +109,6 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
   }
   return r;
 }
-
-namespace {
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-}  // namespace
 
 std::vector<int64_t> logged_steps_from(const std::filesystem::path& path, size_t offset) {
   const std::string data = slurp(path);
@@ -177,12 +172,8 @@ void Recorder::open(const std::filesystem::path& path) {
     return;
   }
   // A restart after a SIGKILL: drop a torn last record before appending to the file.
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string data = ss.str();
-  const size_t end = data.rfind('\n') == std::string::npos ? 0 : data.rfind('\n') + 1;
-  if (end < data.size() && ::ftruncate(fd_, static_cast<off_t>(end)) != 0)
+  const size_t end = complete_size(path);
+  if (end < static_cast<size_t>(size) && ::ftruncate(fd_, static_cast<off_t>(end)) != 0)
     throw BadInput(fmt::format("{}: cannot drop the torn record: {}", path.string(), std::strerror(errno)));
 }
 
