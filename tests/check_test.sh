@@ -1,25 +1,48 @@
 #!/usr/bin/env bash
-# `trainproof check` on examples/python_loop/train.py: the correct loop holds every law; each
-# planted mistake is caught by the law it breaks, and the message names that law.
-#   check_test.sh TRAINPROOF_BIN PYTHON MISTAKE EXPECTED_BROKEN_LAW
+# `trainproof check` on an example loop (examples/python_loop, examples/cpp_loop): the correct
+# loop holds every law; each planted mistake is caught by the law it breaks, and the message
+# names that law.
+#   check_test.sh TRAINPROOF_BIN MISTAKE EXPECTED_BROKEN_LAW -- LOOP_COMMAND...
+# LOOP_COMMAND gets `--run-dir {run_dir} --mistake MISTAKE`. MISTAKE `control-kill-between-writes`
+# is the negative control of the kill-during-write: the correct loop, with the first kill moved
+# off every write (TRAINPROOF_INJECT_FAULT). Evidence that a kill really landed during a write
+# comes from the loop itself, not from check: on restart it reports the ckpt.pt.tmp it found.
 set -uo pipefail
-bin=$1 py=$2 mistake=$3 law=${4:-}
-root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$1 mistake=$2 law=$3
+shift 3
+[ "${1:-}" = "--" ] && shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$bin" check --kills 3 --seed 1 --json "$tmp/r.json" -- "$py" "$root/examples/python_loop/train.py" \
-  --run-dir '{run_dir}' --mistake "$mistake" >"$tmp/out.log" 2>&1
-rc=$?
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
-if [ "$mistake" = none ]; then
-  [ "$rc" -eq 0 ] || fail "the correct loop broke a law (exit $rc)"
-  grep -q "^held     determinism" "$tmp/out.log" || fail "determinism not held"
-  grep -q "^held     exact resume" "$tmp/out.log" || fail "exact resume not held"
-  grep -q "kill 1 sent while ckpt.pt.tmp was being written" "$tmp/out.log" || fail "no kill landed on a write"
-else
-  [ "$rc" -eq 1 ] || fail "exit $rc with the mistake $mistake planted, expected 1"
-  grep -q "^BROKEN   $law" "$tmp/out.log" || fail "the law '$law' is not reported BROKEN"
-fi
+planted=$mistake
+[ "$mistake" = control-kill-between-writes ] && planted=none
+fault=
+[ "$mistake" = control-kill-between-writes ] && fault=check-kill-between-writes
+TRAINPROOF_INJECT_FAULT=$fault "$bin" check --kills 3 --seed 1 --keep "$tmp/runs" --json "$tmp/r.json" \
+  --expect-lr 'warmup-cosine --lr 3e-3 --warmup 6 --total 60' -- "$@" --run-dir '{run_dir}' --mistake "$planted" \
+  >"$tmp/out.log" 2>&1
+rc=$?
+evidence="found an interrupted checkpoint write: ckpt.pt.tmp"
+case $mistake in
+  none)
+    [ "$rc" -eq 0 ] || fail "the correct loop broke a law (exit $rc)"
+    for l in determinism "exact resume" "the schedule"; do
+      grep -q "^held     $l" "$tmp/out.log" || fail "'$l' not held"
+    done
+    grep -q "kill 1 sent while ckpt.pt.tmp was being written" "$tmp/out.log" || fail "check says no kill hit a write"
+    grep -q "$evidence" "$tmp/runs/preempted.log" || fail "the loop found no interrupted write after kill 1"
+    ;;
+  control-kill-between-writes)
+    [ "$rc" -eq 1 ] || fail "exit $rc with the first kill off every write, expected 1"
+    grep -q "no kill landed during a write into the run folder" "$tmp/out.log" || fail "the missing write-kill is not reported"
+    grep -q "kill 1 sent between writes" "$tmp/out.log" || fail "the control did not run"
+    if grep -q "$evidence" "$tmp/runs/preempted.log"; then fail "the loop found an interrupted write without one"; fi
+    ;;
+  *)
+    [ "$rc" -eq 1 ] || fail "exit $rc with the mistake $mistake planted, expected 1"
+    grep -q "^BROKEN   $law" "$tmp/out.log" || fail "the law '$law' is not reported BROKEN"
+    ;;
+esac
 python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$tmp/r.json" || fail "no JSON report"
 echo "check $mistake: ok"
 echo "1 passed, 0 failed"

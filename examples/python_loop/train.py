@@ -1,7 +1,8 @@
 """A training loop written the way the documents teach, and held to their laws by
 `trainproof check`:
 
-    trainproof check --kills 3 -- python examples/python_loop/train.py --run-dir {run_dir}
+    trainproof check --kills 3 --expect-lr 'warmup-cosine --lr 3e-3 --warmup 6 --total 60' \
+        -- python examples/python_loop/train.py --run-dir {run_dir}
 
 AdamW with weight decay on weights only, warmup-cosine LambdaLR stepped per optimizer step,
 bf16 autocast with a GradScaler (disabled on the CPU, as the documents do), dropout,
@@ -10,7 +11,10 @@ steps of model, optimizer, scheduler, scaler, step, data position and RNG state,
 start. --mistake plants one of the classic errors, each of which `check` must catch:
     no-scheduler-state, no-rng-state, no-optimizer-state, no-data-position  (exact resume)
     unseeded-shuffle                                                        (determinism)
-    non-atomic-save (torch.save straight onto the live checkpoint)          (exact resume)"""
+    non-atomic-save (torch.save straight onto the live checkpoint)          (exact resume)
+    scheduler-per-epoch (a per-step schedule stepped once per epoch)       (the schedule)
+On start it says when it finds an interrupted checkpoint write (a ckpt.pt.tmp left by a kill):
+independent evidence that `check` killed it during a write."""
 import argparse
 import io
 import math
@@ -28,8 +32,8 @@ except ImportError:  # run from a checkout without `pip install ./python`
     import trainproof
 
 MISTAKES = ("none", "no-scheduler-state", "no-rng-state", "no-optimizer-state", "no-data-position",
-            "unseeded-shuffle", "non-atomic-save")
-STEPS, ACCUM, BATCH, CKPT_EVERY, WARMUP = 60, 2, 32, 10, 6
+            "unseeded-shuffle", "non-atomic-save", "scheduler-per-epoch")
+ACCUM, BATCH, CKPT_EVERY, WARMUP = 2, 32, 10, 6
 
 
 def write_file(path, data):
@@ -57,16 +61,23 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--run-dir", required=True)
     ap.add_argument("--mistake", default="none", choices=MISTAKES)
+    ap.add_argument("--steps", type=int, default=60, help="optimizer steps (the schedule's total)")
+    ap.add_argument("--dropout", type=float, default=0.1, help="a change to the training code that moves its curve")
     a = ap.parse_args()
+    STEPS = a.steps
     run_dir = pathlib.Path(a.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
+    torn = run_dir / "ckpt.pt.tmp"
+    if torn.exists():  # a kill during a write: the live checkpoint is untouched, the torn one is dropped
+        print(f"found an interrupted checkpoint write: {torn.name} ({torn.stat().st_size} bytes), discarded")
+        torn.unlink()
     torch.manual_seed(0)
     torch.use_deterministic_algorithms(True)
 
     data_gen = torch.Generator().manual_seed(1234)
     X = torch.randn(512, 16, generator=data_gen)
     y = (X[:, :4].sum(1) > 0).long()
-    fc1, relu, drop, fc2 = nn.Linear(16, 64), nn.ReLU(), nn.Dropout(0.1), nn.Linear(64, 2)
+    fc1, relu, drop, fc2 = nn.Linear(16, 64), nn.ReLU(), nn.Dropout(a.dropout), nn.Linear(64, 2)
     model = nn.Sequential(fc1, relu, drop, fc2)
     decay = [p for n, p in model.named_parameters() if not n.endswith("bias")]
     no_decay = [p for n, p in model.named_parameters() if n.endswith("bias")]
@@ -120,7 +131,8 @@ def main():
             lr = sched.get_last_lr()[0]
             scaler.step(opt)
             scaler.update()
-            sched.step()  # per optimizer step, not per epoch
+            if a.mistake != "scheduler-per-epoch":
+                sched.step()  # per optimizer step, not per epoch
             batch += 1
             step += 1
             rec.log(step, loss=total, lr=lr, grad_norm=norm)
@@ -131,6 +143,8 @@ def main():
                 save_checkpoint(run_dir, state, atomic=a.mistake != "non-atomic-save")
         if batch == per_epoch:
             epoch, batch = epoch + 1, 0
+            if a.mistake == "scheduler-per-epoch":
+                sched.step()
     rec.params(model)
     rec.close()
     print(f"trained {step} steps")

@@ -16,10 +16,15 @@ checksum that does not match) and reject a damaged record anywhere else. A resta
 drops a torn last record and appends to the same file; for a step logged twice the last
 record counts. numpy is the
 only dependency; torch is optional (params() takes anything with named_parameters(), or a
-mapping of names to arrays)."""
+mapping of names to arrays).
+
+Under `trainproof check --regen`, the execution paths that vary the thread count set
+TRAINPROOF_THREADS; a Recorder made after `import torch` applies it (torch.set_num_threads), as
+trainproof's own scenarios do. Without that variable, nothing is changed."""
 import json
 import math
 import os
+import sys
 
 import numpy as np
 
@@ -49,8 +54,16 @@ def _number(name, v):
     return float(v)
 
 
+def _apply_thread_count():
+    n = os.environ.get("TRAINPROOF_THREADS")
+    torch = sys.modules.get("torch")
+    if n and torch is not None:
+        torch.set_num_threads(int(n))
+
+
 class Recorder:
     def __init__(self, path=None):
+        _apply_thread_count()
         path = path if path is not None else os.environ.get("TRAINPROOF_TRACE")
         self._fd = None
         if not path:

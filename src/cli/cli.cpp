@@ -231,19 +231,40 @@ void add_lr_curve(CLI::App& app, LrCurveCli& c, std::vector<CLI::App*>& kinds) {
   kinds = {wc, wl, oc, co, st, pl};
 }
 
-int cmd_lr_curve(LrCurveCli& c, const std::vector<CLI::App*>& kinds) {
+// The rates of the parsed lr-curve options.
+std::vector<double> parsed_lr_curve(LrCurveCli& c, const std::vector<CLI::App*>& kinds) {
   for (auto* k : kinds)
     if (*k) c.spec.kind = k->get_name();
   c.spec.onecycle.anneal = c.anneal == "linear" ? OneCycleOptions::Anneal::kLinear : OneCycleOptions::Anneal::kCos;
   c.spec.plateau.mode = c.mode == "max" ? PlateauOptions::Mode::kMax : PlateauOptions::Mode::kMin;
   c.spec.plateau.threshold_mode =
       c.threshold_mode == "abs" ? PlateauOptions::ThresholdMode::kAbs : PlateauOptions::ThresholdMode::kRel;
-  std::vector<double> lrs;
   try {
-    lrs = lr_curve(c.spec);
+    return lr_curve(c.spec);
   } catch (const std::invalid_argument& e) {
     throw BadInput(fmt::format("lr-curve {}: {}", c.spec.kind, e.what()));
   }
+}
+
+// `check --expect-lr SPEC`: SPEC is what follows `trainproof lr-curve`, parsed the same way.
+std::vector<double> expected_lr(const std::string& spec) {
+  CLI::App app;
+  LrCurveCli c;
+  std::vector<CLI::App*> kinds;
+  add_lr_curve(app, c, kinds);
+  try {
+    app.parse("lr-curve " + spec, /*program_name_included=*/false);
+  } catch (const CLI::ParseError& e) {
+    throw BadInput(
+        fmt::format("--expect-lr '{}': {} (SPEC is what `trainproof lr-curve` takes, e.g. "
+                    "'warmup-cosine --lr 3e-3 --warmup 6 --total 60')",
+                    spec, e.what()));
+  }
+  return parsed_lr_curve(c, kinds);
+}
+
+int cmd_lr_curve(LrCurveCli& c, const std::vector<CLI::App*>& kinds) {
+  const std::vector<double> lrs = parsed_lr_curve(c, kinds);
   std::string out;
   for (size_t i = 0; i < lrs.size(); ++i) out += fmt::format("{} {:.17g}\n", i, lrs[i]);
   fmt::print("{}", out);
@@ -444,6 +465,22 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   check_cmd->add_option("--json", cko.json, "Write the verdicts as JSON to this file");
   check_cmd->add_option("--junit", cko.junit, "Write JUnit XML to this file");
   check_cmd->add_option("--html", cko.html, "Write an HTML page to this file");
+  check_cmd->add_option("--expect-lr", cko.expect_lr_spec,
+                        "The schedule the recorded lr must follow, as `lr-curve` takes it, e.g. "
+                        "'warmup-cosine --lr 3e-3 --warmup 6 --total 60'");
+  check_cmd->add_option("--golden", cko.golden, "Hold the trace to this golden (.h5); with --regen, write it");
+  check_cmd->add_flag("--regen", cko.regen,
+                      "Write the golden: the command also runs under each execution path, whose spread sets the "
+                      "cross-machine tolerances");
+  check_cmd->add_option("--markdown", cko.markdown, "With --regen: write what changed as Markdown (for a PR)");
+  check_cmd->add_option("--path-set", cko.path_set, "With --regen: execution paths (comma-separated, or all)")
+      ->capture_default_str();
+  check_cmd->add_option("--safety-factor", cko.safety_factor, "With --regen: cross tolerance = spread x this (4)")
+      ->check(CLI::Range(1.0, 1000.0));
+  check_cmd->add_option("--ceiling", cko.ceiling,
+                        "With --regen: the most any series may move across machines, e.g. 'rel(0.01)' "
+                        "(default rel(1e-3) of its largest value)");
+  check_cmd->add_flag("--force", cko.force, "With --regen: write the golden although a law is broken");
 
   DdpCheckOptions dco;
   bool dco_no_golden = false;
@@ -500,7 +537,10 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
     }
     if (*preempt) return run_preempt(po);
     if (*worker) return ddp_worker_main(wo);
-    if (*check_cmd) return trainproof::check(cko);
+    if (*check_cmd) {
+      if (!cko.expect_lr_spec.empty()) cko.expect_lr = expected_lr(cko.expect_lr_spec);
+      return trainproof::check(cko);
+    }
     if (*ddp_check) {
       if (dco.kill_at >= dco.steps)
         throw BadInput(fmt::format("--kill-at {} must be below --steps {}", dco.kill_at, dco.steps));

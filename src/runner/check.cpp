@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -19,13 +20,20 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
+#include "src/core/envelope.h"
+#include "src/process/exec_paths.h"
 #include "src/process/process.h"
 #include "trainproof/core/compare.h"
 #include "trainproof/core/errors.h"
+#include "trainproof/core/fault.h"
 #include "trainproof/core/recorded_trace.h"
 #include "trainproof/core/temp_dir.h"
+#include "trainproof/golden/golden_store.h"
 #include "trainproof/report/report.h"
+#include "trainproof/runner/fingerprint.h"
+#include "trainproof/runner/runner.h"
 
 namespace trainproof {
 
@@ -75,15 +83,17 @@ class Launcher {
     return r;
   }
 
-  pid_t start(const Run& r) const {
+  pid_t start(const Run& r, const std::vector<std::pair<std::string, std::string>>& extra_env = {}) const {
     std::vector<std::string> args;
     for (size_t i = 1; i < o_.command.size(); ++i) {
       std::string a = o_.command[i];
       for (size_t at; (at = a.find("{run_dir}")) != std::string::npos;) a.replace(at, 9, r.dir.string());
       args.push_back(a);
     }
-    return spawn_program(program_, args, {r.log, r.log, /*append=*/true},
-                         {{"TRAINPROOF_TRACE", r.trace.string()}, {"TRAINPROOF_RUN_DIR", r.dir.string()}});
+    auto env = extra_env;
+    env.emplace_back("TRAINPROOF_TRACE", r.trace.string());
+    env.emplace_back("TRAINPROOF_RUN_DIR", r.dir.string());
+    return spawn_program(program_, args, {r.log, r.log, /*append=*/true}, env);
   }
 
   // Waits for the exit; past the timeout the command is killed and that is an error.
@@ -106,15 +116,29 @@ class Launcher {
   std::string program_;
 };
 
-// How many steps a trace holds now; a trace still being written may be torn at its end.
-size_t recorded_steps(const fs::path& trace) {
-  if (!fs::exists(trace)) return 0;
-  try {
-    return read_recorded_trace(trace).steps.size();
-  } catch (const BadInput&) {
-    return 0;
+// How many steps a trace holds now (a trace still being written may be torn at its end). It
+// is re-read only when it grew, so that polling it costs the command next to nothing.
+class StepCounter {
+ public:
+  explicit StepCounter(fs::path trace) : trace_(std::move(trace)) {}
+  size_t now() {
+    std::error_code ec;
+    const auto size = fs::file_size(trace_, ec);
+    if (ec || size == size_) return steps_;
+    size_ = size;
+    try {
+      steps_ = read_recorded_trace(trace_).steps.size();
+    } catch (const BadInput&) {
+      size_ = 0;  // read again next time
+    }
+    return steps_;
   }
-}
+
+ private:
+  fs::path trace_;
+  uintmax_t size_ = 0;
+  size_t steps_ = 0;
+};
 
 // Where two traces first differ: the step (for per-step series) or the parameter, and the values.
 std::string first_difference(const RecordedTrace& a, const RecordedTrace& b) {
@@ -136,7 +160,7 @@ std::string first_difference(const RecordedTrace& a, const RecordedTrace& b) {
 // Watches a run folder for the command's writes (inotify): where a kill lands mid-write.
 class WriteWatch {
  public:
-  explicit WriteWatch(const fs::path& dir) : fd_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
+  explicit WriteWatch(const fs::path& dir) : dir_(dir), fd_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
     if (fd_ < 0 || inotify_add_watch(fd_, dir.c_str(), IN_MODIFY | IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO) < 0)
       throw std::runtime_error(fmt::format("inotify on {}: {}", dir.string(), std::strerror(errno)));
   }
@@ -144,27 +168,39 @@ class WriteWatch {
   WriteWatch(const WriteWatch&) = delete;
   WriteWatch& operator=(const WriteWatch&) = delete;
 
-  // The name of a file being written now (modified and not yet closed), waiting up to `ms`.
-  std::optional<std::string> writing(int ms) {
+  // Reads the events of up to `ms`; returns the names closed after writing among them.
+  std::vector<std::string> drain(int ms) {
+    std::vector<std::string> closed;
     pollfd p{fd_, POLLIN, 0};
-    if (poll(&p, 1, ms) <= 0) return std::nullopt;
-    alignas(inotify_event) char buf[4096];
-    const ssize_t n = read(fd_, buf, sizeof buf);
-    std::optional<std::string> hit;
-    for (ssize_t at = 0; at < n;) {
-      const auto* e = reinterpret_cast<const inotify_event*>(buf + at);
-      const std::string name = e->len ? e->name : "";
-      if (e->mask & IN_CLOSE_WRITE) open_.erase(std::remove(open_.begin(), open_.end(), name), open_.end());
-      if (e->mask & (IN_MODIFY | IN_CREATE)) {
-        if (std::find(open_.begin(), open_.end(), name) == open_.end()) open_.push_back(name);
+    while (poll(&p, 1, ms) > 0) {
+      alignas(inotify_event) char buf[4096];
+      const ssize_t n = read(fd_, buf, sizeof buf);
+      if (n <= 0) break;
+      for (ssize_t at = 0; at < n;) {
+        const auto* e = reinterpret_cast<const inotify_event*>(buf + at);
+        const std::string name = e->len ? e->name : "";
+        if (e->mask & IN_CLOSE_WRITE) {
+          open_.erase(std::remove(open_.begin(), open_.end(), name), open_.end());
+          closed.push_back(name);
+        }
+        if ((e->mask & (IN_MODIFY | IN_CREATE)) && std::find(open_.begin(), open_.end(), name) == open_.end())
+          open_.push_back(name);
+        at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
       }
-      at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+      ms = 0;
     }
-    if (!open_.empty()) hit = open_.back();
-    return hit;
+    return closed;
+  }
+  // A file being written now (modified and not yet closed), or empty.
+  std::string writing() const { return open_.empty() ? "" : open_.back(); }
+  uintmax_t size_of(const std::string& name) const {
+    std::error_code ec;
+    const auto n = fs::file_size(dir_ / name, ec);
+    return ec ? 0 : n;
   }
 
  private:
+  fs::path dir_;
   int fd_;
   std::vector<std::string> open_;
 };
@@ -175,9 +211,110 @@ struct Law {
   std::string detail;
 };
 
+// Progress on stderr: which run of how many, and the time so far.
+class Progress {
+ public:
+  explicit Progress(int runs) : runs_(runs) {}
+  void run(const std::string& what) {
+    fmt::print(stderr, "check [run {}/{}, {:.1f} s] {}\n", ++n_, runs_, seconds(), what);
+  }
+  void note(const std::string& what) const { fmt::print(stderr, "check [{:.1f} s]   {}\n", seconds(), what); }
+  double seconds() const { return std::chrono::duration<double>(Clock::now() - t0_).count(); }
+
+ private:
+  int runs_, n_ = 0;
+  Clock::time_point t0_ = Clock::now();
+};
+
+// The recorded lr of every step against the schedule, with the usual culprits named.
+Law schedule_law(const RecordedTrace& t, const CheckOptions& o) {
+  const std::string name = fmt::format("the schedule: every step's recorded lr is {}'s", o.expect_lr_spec);
+  std::vector<double> got;
+  std::vector<int64_t> steps;
+  for (const auto& [step, values] : t.steps) {
+    const auto it = values.find("lr");
+    if (it == values.end())
+      return {name, false,
+              fmt::format("step {} records no lr: log the rate each step used, rec.log(step, lr=...)", step)};
+    got.push_back(it->second);
+    steps.push_back(step);
+  }
+  const std::vector<double>& want = o.expect_lr;
+  // Equal up to the order of the formula's floating-point operations (a Python lambda and
+  // trainproof's C++ one round differently); any real mistake moves the rate by far more.
+  const Tolerance tol = Tolerance::ulp(4) | Tolerance::rel(1e-9);
+  const auto equal_from = [&](size_t shift_got, size_t shift_want) {
+    for (size_t i = 0; i + shift_got < got.size() && i + shift_want < want.size(); ++i)
+      if (!tol.accepts(want[i + shift_want], got[i + shift_got], DType::kFloat64)) return false;
+    return true;
+  };
+  const size_t n = std::min(got.size(), want.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (tol.accepts(want[i], got[i], DType::kFloat64)) continue;
+    std::string hint;
+    size_t same = i;  // how long the recorded rate stays put from here
+    while (same + 1 < got.size() && got[same + 1] == got[i]) ++same;
+    if (equal_from(0, 1))
+      hint =
+          "; the recorded rates are the schedule's one step early: lr logged after scheduler.step(), or one "
+          "scheduler.step() too many before training";
+    else if (equal_from(1, 0))
+      hint = "; the recorded rates are the schedule's one step late: an off-by-one in the lambda or the step count";
+    else if (same > i)
+      hint = fmt::format(
+          "; the recorded rate stays at {:.9g} for steps {} to {}: a per-step scheduler stepped per "
+          "epoch?",
+          got[i], steps[i], steps[same]);
+    return {name, false,
+            fmt::format("first at step {} (record {} of {}): lr {:.9g}, the schedule gives {:.9g}{}", steps[i], i + 1,
+                        got.size(), got[i], want[i], hint)};
+  }
+  if (got.size() != want.size())
+    return {name, false,
+            fmt::format("{} steps recorded, the schedule has {}: --total (or --steps) differs from the loop's",
+                        got.size(), want.size())};
+  return {name, true, fmt::format("{} steps, each within {} of the schedule", n, tol.str())};
+}
+
+// The group of a check golden, and what it means to compare against it here.
+constexpr const char* kCheckGroup = "cpu";
+
+// The trace against the golden's tolerances (cross-machine ones when the golden was made elsewhere).
+// Read before anything runs, so that a missing or damaged golden is bad input at once.
+DeviceGolden load_check_golden(const fs::path& path) {
+  if (!fs::exists(path))
+    throw BadInput(
+        fmt::format("{}: no such golden; create it with --regen (trainproof check --regen --golden {} "
+                    "-- CMD...)",
+                    path.string(), path.string()));
+  GoldenFile g = read_golden(path);
+  const auto group = g.devices.find(kCheckGroup);
+  if (group == g.devices.end())
+    throw BadInput(
+        fmt::format("{}: no /{} group: not a golden written by trainproof check --regen", path.string(), kCheckGroup));
+  return std::move(group->second);
+}
+
+Law golden_law(const Trace& observed, const DeviceGolden& golden, const CheckOptions& o, VerifyReport& report) {
+  const std::string name = fmt::format("the golden curve: within the tolerances of {}", o.golden.string());
+  const bool cross =
+      is_cross_environment(fingerprint_diff(golden.fingerprint, current_fingerprint(c10::Device("cpu"))));
+  size_t failed = 0;
+  std::string first;
+  for (const auto& c : compare_traces(golden.trace, observed, cross)) {
+    report.entries.push_back(series_entry("check", "golden", c, cross));
+    if (c.passed()) continue;
+    if (failed++ == 0) first = fmt::format("'{}' {}: {}", c.series, verdict_name(c.verdict), c.detail);
+  }
+  const std::string where = cross ? "made on another machine: cross-machine tolerances" : "made on this machine";
+  if (failed)
+    return {name, false, fmt::format("{} series outside their tolerances ({}), first {}", failed, where, first)};
+  return {name, true, fmt::format("{} series within their tolerances ({})", golden.trace.series.size(), where)};
+}
+
 // The preempted run: killed at each of `at` (recorded step counts), the first kill on a write
 // into the run folder; restarted after each kill until it finishes.
-Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed) {
+Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress) {
   const std::string name =
       fmt::format("exact resume: SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", kills);
   const size_t total = straight.steps.size();
@@ -187,26 +324,31 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
   for (int k = 0; k < kills; ++k) at.push_back(1 + rng() % (total - 1));
   std::sort(at.begin(), at.end());
   const Run r = launch.make("preempted");
+  StepCounter counter(r.trace);
   std::vector<std::string> notes;
   std::vector<size_t> restarts;  // where each restart began appending to the trace
   for (size_t k = 0; k <= at.size(); ++k) {
     if (k > 0) restarts.push_back(complete_size(r.trace));
     const pid_t pid = launch.start(r);
     if (k < at.size()) {
+      // The first kill lands on a write into the run folder (with the fault
+      // check-kill-between-writes, the negative control, on a moment when nothing is written).
       std::optional<WriteWatch> watch;
       if (k == 0) watch.emplace(r.dir);
+      const bool between = fault_injected("check-kill-between-writes");
+      std::string target;
       std::optional<int> early;
       while (!(early = poll_exit(pid))) {
-        const size_t steps = recorded_steps(r.trace);
-        if (steps >= at[k]) {
-          if (!watch) break;                          // a kill at a recorded step
-          if (const auto file = watch->writing(2)) {  // the first kill: on a write into the run folder
-            notes.push_back(fmt::format("kill 1 sent while {} was being written (after step {})", *file, steps));
-            break;
-          }
-        } else {
+        const size_t steps = counter.now();
+        if (!watch) {
+          if (steps >= at[k]) break;  // a kill at a recorded step
           std::this_thread::sleep_for(std::chrono::milliseconds(2));
+          continue;
         }
+        watch->drain(2);
+        if (steps < at[k]) continue;
+        target = watch->writing();
+        if (target.empty() == between) break;
       }
       if (early) {  // it finished before the kill: nothing to resume from at this point
         if (*early != 0)
@@ -217,9 +359,19 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
         notes.push_back(fmt::format("start {} finished before kill {} at step {}", k + 1, k + 1, at[k]));
         break;
       }
+      const uintmax_t bytes = watch && !target.empty() ? watch->size_of(target) : 0;
+      const size_t steps = counter.now();
       kill_and_reap(pid);
-      fmt::print(stderr, "check: preempted run SIGKILLed ({} of {}) after {} recorded steps\n", k + 1, at.size(),
-                 recorded_steps(r.trace));
+      if (watch && !target.empty()) {
+        // The kernel closes what a killed process held open: the file's close comes after the kill.
+        const auto closed = watch->drain(50);
+        const bool open_at_kill = std::find(closed.begin(), closed.end(), target) != closed.end();
+        notes.push_back(fmt::format("kill 1 sent while {} was being written ({} bytes on disk{}, after step {})",
+                                    target, bytes, open_at_kill ? ", still open at the kill" : "", steps));
+      } else if (watch) {
+        notes.push_back(fmt::format("kill 1 sent between writes (after step {})", steps));
+      }
+      progress.note(fmt::format("preempted run SIGKILLed ({} of {}) after {} recorded steps", k + 1, at.size(), steps));
       continue;
     }
     const int code = launch.finish(pid, r);
@@ -250,11 +402,96 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
   return {name, true, fmt::format("{} steps, final parameters equal{}", resumed.steps.size(), where)};
 }
 
+// --regen: the command once more under each other execution path, the spread of every series
+// across them, and the golden written atomically with what changed. Refused (nothing written)
+// while a law is broken or a series moves beyond its ceiling, unless --force.
+bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const std::vector<Law>& laws,
+                  const CheckOptions& o, const std::vector<ExecPath>& paths, Progress& progress) {
+  Trace t = to_trace(straight);
+  std::vector<std::string> problems;
+  std::vector<std::pair<std::string, Trace>> others;
+  nlohmann::json measured = nlohmann::json::array();
+  measured.push_back({{"name", paths[0].name}, {"env", paths[0].env_text()}});
+  for (size_t p = 1; p < paths.size(); ++p) {
+    progress.run(fmt::format("execution path {} ({})", paths[p].name, paths[p].env_text()));
+    const Run r = launch.make("path-" + paths[p].name);
+    if (const int code = launch.finish(launch.start(r, paths[p].child_env()), r); code != 0) {
+      problems.push_back(fmt::format("on path {} the command failed (exit {}); its output ends:\n{}", paths[p].name,
+                                     code, tail_of(r.log)));
+      continue;
+    }
+    others.emplace_back(paths[p].name, to_trace(read_recorded_trace(r.trace)));
+    measured.push_back({{"name", paths[p].name}, {"env", paths[p].env_text()}});
+  }
+  const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
+  for (auto& s : t.series) {
+    if (!o.ceiling.empty()) s.ceiling = Tolerance::parse(o.ceiling);
+    std::vector<PathSeries> spread;
+    for (const auto& [path, trace] : others) spread.push_back({path, trace.find(s.name)});
+    if (!measure_cross_tolerance(s, spread, factor))
+      problems.push_back(
+          fmt::format("series '{}' moves by {:.3g} on paths {} (x{} safety factor), beyond its ceiling "
+                      "{} (--ceiling)",
+                      s.name, s.provenance->spread_abs, s.provenance->beyond, factor, s.provenance->ceiling));
+    if (std::any_of(s.values.begin(), s.values.end(), [](double v) { return std::isnan(v); }))
+      s.cross = s.cross.nan_ok();  // a scalar some steps do not log
+  }
+  for (const auto& l : laws)
+    if (!l.held) problems.push_back(fmt::format("the law '{}' is broken", l.name));
+
+  std::optional<GoldenFile> old;
+  if (fs::exists(o.golden)) {
+    try {
+      old = read_golden(o.golden);
+    } catch (const BadInput& e) {
+      fmt::print(stderr, "note: the old golden is unreadable and will be replaced: {}\n", e.what());
+    }
+  }
+  const DeviceGolden* before = nullptr;
+  if (old && old->devices.count(kCheckGroup)) before = &old->devices.at(kCheckGroup);
+  std::vector<RegenChange> changes;
+  std::vector<ToleranceRow> rows;
+  fmt::print("\n{} ({} execution paths, safety factor {}):\n", o.golden.string(), measured.size(), factor);
+  describe_changes(before ? &before->trace : nullptr, t, "check", kCheckGroup, changes);
+  add_tolerance_rows("check", kCheckGroup, t, rows);
+  if (!problems.empty() && !o.force) {
+    if (!o.markdown.empty()) write_regen_markdown(o.markdown, changes, rows);
+    for (const auto& p : problems) fmt::print("    REFUSED: {}\n", p);
+    fmt::print(stderr, "check: refused to write {} (see REFUSED above; --force writes it anyway)\n", o.golden.string());
+    return false;
+  }
+  for (const auto& p : problems) fmt::print("    FORCED (--force): {}\n", p);
+  GoldenFile g;
+  g.scenario = o.golden.stem().string();
+  g.trainproof_version = kTrainproofVersion;
+  g.created_utc = utc_now();
+  g.devices[kCheckGroup] = DeviceGolden{current_fingerprint(c10::Device("cpu")), std::move(t), measured.dump(),
+                                        fmt::format("{}", fmt::join(problems, "\n"))};
+  if (o.golden.has_parent_path()) fs::create_directories(o.golden.parent_path());
+  write_golden(o.golden, g);
+  fmt::print("wrote {}\n", o.golden.string());
+  if (!o.markdown.empty()) write_regen_markdown(o.markdown, changes, rows);
+  return true;
+}
+
 }  // namespace
 
 int check(const CheckOptions& o) {
   if (o.command.empty()) throw BadInput("check: give the training command after --");
   if (o.kills < 0) throw BadInput(fmt::format("--kills {}: must be 0 or more", o.kills));
+  if (o.regen && o.golden.empty()) throw BadInput("check --regen: name the golden to write with --golden FILE");
+  if (!o.markdown.empty() && !o.regen) throw BadInput("check --markdown: only with --regen");
+  if (!o.ceiling.empty()) {
+    try {
+      Tolerance::parse(o.ceiling);
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(fmt::format("--ceiling '{}': {}", o.ceiling, e.what()));
+    }
+  }
+  std::optional<DeviceGolden> golden;
+  if (!o.regen && !o.golden.empty()) golden = load_check_golden(o.golden);
+  const std::vector<ExecPath> paths =
+      o.regen ? select_paths(cpu_paths(cpu_flags()), o.path_set) : std::vector<ExecPath>{};
   std::optional<TempDir> temp;
   fs::path work = o.keep;
   if (work.empty()) {
@@ -264,10 +501,10 @@ int check(const CheckOptions& o) {
     fs::create_directories(work);
   }
   const Launcher launch(o, work);
-  const auto t0 = Clock::now();
+  Progress progress(2 + (o.kills > 0 ? 1 : 0) + static_cast<int>(paths.empty() ? 0 : paths.size() - 1));
 
   // The uninterrupted run: it must work, and record something, before any law means anything.
-  fmt::print(stderr, "check: uninterrupted run 1 of 2: {}\n", fmt::join(o.command, " "));
+  progress.run(fmt::format("uninterrupted: {}", fmt::join(o.command, " ")));
   const Run first = launch.make("uninterrupted-1");
   if (const int code = launch.finish(launch.start(first), first); code != 0)
     throw BadInput(
@@ -280,10 +517,10 @@ int check(const CheckOptions& o) {
         fmt::format("check: {} holds no record: the command records no trace (call "
                     "trainproof.Recorder().log(step, ...) once per step)",
                     first.trace.string()));
-  fmt::print(stderr, "check: {} steps and {} parameters recorded\n", a.steps.size(), a.params.size());
+  progress.note(fmt::format("{} steps and {} parameters recorded", a.steps.size(), a.params.size()));
 
   std::vector<Law> laws;
-  fmt::print(stderr, "check: uninterrupted run 2 of 2\n");
+  progress.run("uninterrupted again (determinism)");
   const Run second = launch.make("uninterrupted-2");
   if (const int code = launch.finish(launch.start(second), second); code != 0) {
     laws.push_back({"determinism: two uninterrupted runs are bitwise equal", false,
@@ -297,25 +534,33 @@ int check(const CheckOptions& o) {
                                           "kernels (torch.use_deterministic_algorithms(True))"});
   }
   if (o.kills > 0) {
-    fmt::print(stderr, "check: preempted run, {} SIGKILL(s)\n", o.kills);
-    laws.push_back(resume_law(launch, a, o.kills, o.seed));
+    progress.run(fmt::format("preempted: {} SIGKILL(s), restarted after each", o.kills));
+    laws.push_back(resume_law(launch, a, o.kills, o.seed, progress));
   }
+  if (!o.expect_lr.empty()) laws.push_back(schedule_law(a, o));
 
   VerifyReport report;
+  if (golden) laws.push_back(golden_law(to_trace(a), *golden, o, report));
+  bool refused = false;
+  if (o.regen) refused = !regen_golden(launch, a, laws, o, paths, progress);
+
   fmt::print("\n{:<8} {}\n", "status", "law");
   for (const auto& l : laws) {
     fmt::print("{:<8} {}\n", l.held ? "held" : "BROKEN", l.name);
     if (!l.detail.empty()) fmt::print("    -> {}\n", l.detail);
     report.entries.emplace_back("check", "cmd", "invariant", l.name, l.held ? "pass" : "BROKEN", "", l.detail);
   }
-  report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  report.seconds = progress.seconds();
   const Tally n = tally(report.entries);
-  fmt::print("\ncheck: {} laws, {} held, {} broken, {:.1f} s{}\n", laws.size(), n.passed, n.failed, report.seconds,
+  size_t held = 0;
+  for (const auto& l : laws) held += l.held ? 1 : 0;
+  fmt::print("\ncheck: {} laws, {} held, {} broken{}, {:.1f} s{}\n", laws.size(), held, laws.size() - held,
+             refused ? ", golden NOT written" : "", report.seconds,
              o.keep.empty() ? "" : "; runs kept in " + work.string());
   if (!o.json.empty()) write_json_report(o.json, report);
   if (!o.junit.empty()) write_junit_report(o.junit, report);
   if (!o.html.empty()) write_html_report(o.html, report);
-  return n.failed ? kExitMismatch : kExitOk;
+  return n.failed || refused ? kExitMismatch : kExitOk;
 }
 
 }  // namespace trainproof

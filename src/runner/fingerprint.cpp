@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include <cstdlib>
+#include <ctime>
 #include <set>
 
 #include "src/process/exec_paths.h"
@@ -22,6 +23,13 @@
 namespace trainproof {
 
 const char* const kTrainproofVersion = TRAINPROOF_VERSION;  // project(VERSION) in CMakeLists.txt
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
 
 namespace {
 

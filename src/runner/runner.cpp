@@ -79,13 +79,6 @@ double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 std::string fmt_err(double v) {
   if (v == 0) return "0";
   return fmt::format("{:.3g}", v);
@@ -405,6 +398,8 @@ std::string spread_text(const Series& s) {
   return fmt::format("spread {} (rel {}) on {}", fmt_err(p.spread_abs), fmt_err(p.spread_rel), p.differing);
 }
 
+}  // namespace
+
 void describe_changes(const Trace* old_trace, const Trace& fresh, const std::string& scenario, const std::string& dev,
                       std::vector<RegenChange>& changes) {
   for (const auto& s : fresh.series) {
@@ -442,11 +437,15 @@ void describe_changes(const Trace* old_trace, const Trace& fresh, const std::str
       }
 }
 
+namespace {
+
 std::string paths_json(const std::vector<PathRun>& runs) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& r : runs) j.push_back({{"name", r.path.name}, {"env", r.path.env_text()}});
   return j.dump();
 }
+
+}  // namespace
 
 void add_tolerance_rows(const std::string& scenario, const std::string& dev, const Trace& t,
                         std::vector<ToleranceRow>& rows) {
@@ -464,8 +463,6 @@ void add_tolerance_rows(const std::string& scenario, const std::string& dev, con
     rows.push_back(std::move(r));
   }
 }
-
-}  // namespace
 
 int regen(const RegenOptions& o) {
   const auto defs = resolve_scenarios(o.scenarios);

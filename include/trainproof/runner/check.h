@@ -19,6 +19,22 @@ struct CheckOptions {
   std::filesystem::path keep;        // keep the runs' folders and traces here (default: a temporary folder)
   std::string json, junit, html;     // reports, as verify writes them
   double timeout_s = 600;            // per start of the command
+
+  // --expect-lr SPEC: the rate each recorded step must log as "lr" (lr_curve(SPEC), one per
+  // step in step order), and the SPEC as the user wrote it.
+  std::vector<double> expect_lr;
+  std::string expect_lr_spec;
+
+  // --golden FILE: the trace must lie within the tolerances of this golden (schema of
+  // golden_store.h, one "cpu" group). With --regen it is written instead, its cross-machine
+  // tolerances measured by running the command under each execution path of `path_set`.
+  std::filesystem::path golden;
+  bool regen = false;
+  std::string markdown;          // --regen: what changed and each series' tolerance, for a PR
+  std::string path_set = "all";  // --regen: execution paths whose spread sets the tolerances
+  double safety_factor = 0;      // --regen: 0 = kDefaultSafetyFactor
+  std::string ceiling;           // --regen: the most a series may move across machines (default: rel(1e-3))
+  bool force = false;            // --regen: write although a law is broken
 };
 
 // Laws, each held or broken:
@@ -26,9 +42,12 @@ struct CheckOptions {
 //  - exact resume (--kills K): a run SIGKILLed K times (the first kill on its first write
 //    into the run folder after a recorded step, found with inotify; the others at recorded
 //    steps) and restarted each time ends with the uninterrupted run's trace and parameters,
-//    bitwise; a restart that fails is a broken law, not a harness error.
+//    bitwise; a restart that fails is a broken law, not a harness error;
+//  - the schedule (--expect-lr): the recorded "lr" of every step equals the schedule's;
+//  - the golden curve (--golden): the trace lies within the golden's tolerances (--regen
+//    writes the golden instead, refusing while a law is broken unless --force).
 // Exit 0 all hold, 1 one is broken, 2 bad input (the command is not found, fails on its first
-// uninterrupted run, or records no trace).
+// uninterrupted run, records no trace, the golden is missing or unreadable), 3 internal error.
 int check(const CheckOptions& o);
 
 }  // namespace trainproof

@@ -10,6 +10,8 @@
 namespace trainproof {
 
 extern const char* const kTrainproofVersion;
+// Now, as goldens record their creation: "2026-12-01T19:59:24Z".
+std::string utc_now();
 
 // JSON object text describing this process's environment for `device`.
 std::string current_fingerprint(c10::Device device);

@@ -56,6 +56,13 @@ struct RegenOptions {
 };
 int regen(const RegenOptions& o);
 
+// What regen prints for each series of a fresh golden trace against the old one (null: a new
+// golden), collected for --markdown; and each series' tolerance row.
+void describe_changes(const Trace* old_trace, const Trace& fresh, const std::string& scenario, const std::string& dev,
+                      std::vector<RegenChange>& changes);
+void add_tolerance_rows(const std::string& scenario, const std::string& dev, const Trace& t,
+                        std::vector<ToleranceRow>& rows);
+
 // Runs scenarios in this process and writes their traces, invariants and this process's
 // fingerprint to `out` (the child side of the path matrix).
 int record(const std::vector<std::string>& scenarios, const std::string& device, const std::filesystem::path& out);
