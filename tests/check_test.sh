@@ -23,6 +23,8 @@ TRAINPROOF_INJECT_FAULT=$fault "$bin" check --kills 3 --seed 1 --keep "$tmp/runs
   >"$tmp/out.log" 2>&1
 rc=$?
 evidence="found an interrupted checkpoint write: ckpt.pt.tmp"
+# What the restart after kill 1 printed (check heads each start in the log).
+after_kill_1() { sed -n '/^--- trainproof check: start 2 (after kill 1) ---$/,/^--- trainproof check: start 3/p' "$tmp/runs/preempted.log"; }
 case $mistake in
   none)
     [ "$rc" -eq 0 ] || fail "the correct loop broke a law (exit $rc)"
@@ -30,13 +32,14 @@ case $mistake in
       grep -q "^held     $l" "$tmp/out.log" || fail "'$l' not held"
     done
     grep -q "kill 1 sent while ckpt.pt.tmp was being written" "$tmp/out.log" || fail "check says no kill hit a write"
-    grep -q "$evidence" "$tmp/runs/preempted.log" || fail "the loop found no interrupted write after kill 1"
+    after_kill_1 | grep -q "$evidence" || fail "the restart after kill 1 found no interrupted write"
     ;;
   control-kill-between-writes)
     [ "$rc" -eq 1 ] || fail "exit $rc with the first kill off every write, expected 1"
     grep -q "no kill landed during a write into the run folder" "$tmp/out.log" || fail "the missing write-kill is not reported"
     grep -q "kill 1 sent between writes" "$tmp/out.log" || fail "the control did not run"
-    if grep -q "$evidence" "$tmp/runs/preempted.log"; then fail "the loop found an interrupted write without one"; fi
+    after_kill_1 | grep -q "^--- trainproof check: start 2" || fail "no restart after kill 1 in the log"
+    if after_kill_1 | grep -q "$evidence"; then fail "the restart after kill 1 found an interrupted write"; fi
     ;;
   *)
     [ "$rc" -eq 1 ] || fail "exit $rc with the mistake $mistake planted, expected 1"

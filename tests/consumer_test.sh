@@ -37,3 +37,13 @@ echo "installed trainproof: verify passed from $tmp/prefix, reading nothing of t
 ctest --build-and-test "$source/examples/consumer" "$tmp/build" --build-generator Ninja \
   --build-options -DCMAKE_PREFIX_PATH="$tmp/prefix" -DTorch_DIR="$torch_dir" -DCMAKE_BUILD_TYPE=Release \
   --test-command ctest --output-on-failure
+
+# The C++ example loop, as a team's own LibTorch loop is built: against the installed package,
+# linking trainproof::training only; the installed trainproof then holds it to the laws.
+cmake -S "$source/examples/cpp_loop" -B "$tmp/cpp_loop" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$tmp/prefix" -DTorch_DIR="$torch_dir" >"$tmp/cpp_loop.log" 2>&1 &&
+  cmake --build "$tmp/cpp_loop" >>"$tmp/cpp_loop.log" 2>&1 ||
+  { echo "FAIL: examples/cpp_loop does not build against the installed package:"; tail -30 "$tmp/cpp_loop.log"; exit 1; }
+"$installed" check --kills 1 -- "$tmp/cpp_loop/cpp_loop" --run-dir '{run_dir}' >"$tmp/cpp_check.log" 2>&1 ||
+  { echo "FAIL: installed trainproof check on the installed-package cpp_loop:"; cat "$tmp/cpp_check.log"; exit 1; }
+echo "examples/cpp_loop: built against the installed package; check holds its laws"

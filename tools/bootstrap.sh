@@ -53,6 +53,16 @@ if [ ! -f "$venv/.cuda-tools-complete" ]; then
   "$venv/bin/python" -m pip install -q "${CUDA_TOOLS[@]}"
   touch "$venv/.cuda-tools-complete"
 fi
+# The recorder a training script calls (python/trainproof), reinstalled when its files change.
+recorder_sum=$(cd "$root/python" && cat pyproject.toml trainproof/*.py | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$venv/.trainproof-recorder" 2>/dev/null)" != "$recorder_sum" ]; then
+  say "installing the trainproof recorder (python/) into the venv"
+  tmp_src=$(mktemp -d)  # built from a copy: the checkout gets no build/ or egg-info
+  cp -r "$root/python/." "$tmp_src/"
+  "$venv/bin/python" -m pip install -q --no-deps --no-build-isolation "$tmp_src"
+  rm -rf "$tmp_src"
+  echo "$recorder_sum" >"$venv/.trainproof-recorder"
+fi
 torch_cmake=$("$venv/bin/python" -c 'import torch; print(torch.utils.cmake_prefix_path)')
 
 # The toolkit as CMake and nvcc expect it laid out (bin/, include/, nvvm/, lib64/ with

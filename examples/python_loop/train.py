@@ -69,7 +69,7 @@ def main():
     run_dir.mkdir(parents=True, exist_ok=True)
     torn = run_dir / "ckpt.pt.tmp"
     if torn.exists():  # a kill during a write: the live checkpoint is untouched, the torn one is dropped
-        print(f"found an interrupted checkpoint write: {torn.name} ({torn.stat().st_size} bytes), discarded")
+        print(f"found an interrupted checkpoint write: {torn.name} ({torn.stat().st_size} bytes), discarded", flush=True)
         torn.unlink()
     torch.manual_seed(0)
     torch.use_deterministic_algorithms(True)

@@ -83,7 +83,11 @@ class Launcher {
     return r;
   }
 
-  pid_t start(const Run& r, const std::vector<std::pair<std::string, std::string>>& extra_env = {}) const {
+  // Each start is headed in the run's log by `--- trainproof check: <what> ---`, so that what a
+  // restarted command printed can be told from what its killed start printed.
+  pid_t start(const Run& r, const std::string& what = "start 1",
+              const std::vector<std::pair<std::string, std::string>>& extra_env = {}) const {
+    std::ofstream(r.log, std::ios::app) << "--- trainproof check: " << what << " ---\n";
     std::vector<std::string> args;
     for (size_t i = 1; i < o_.command.size(); ++i) {
       std::string a = o_.command[i];
@@ -329,7 +333,8 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
   std::vector<size_t> restarts;  // where each restart began appending to the trace
   for (size_t k = 0; k <= at.size(); ++k) {
     if (k > 0) restarts.push_back(complete_size(r.trace));
-    const pid_t pid = launch.start(r);
+    const pid_t pid =
+        launch.start(r, k == 0 ? std::string("start 1") : fmt::format("start {} (after kill {})", k + 1, k));
     if (k < at.size()) {
       // The first kill lands on a write into the run folder (with the fault
       // check-kill-between-writes, the negative control, on a moment when nothing is written).
@@ -415,7 +420,7 @@ bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const s
   for (size_t p = 1; p < paths.size(); ++p) {
     progress.run(fmt::format("execution path {} ({})", paths[p].name, paths[p].env_text()));
     const Run r = launch.make("path-" + paths[p].name);
-    if (const int code = launch.finish(launch.start(r, paths[p].child_env()), r); code != 0) {
+    if (const int code = launch.finish(launch.start(r, "start 1", paths[p].child_env()), r); code != 0) {
       problems.push_back(fmt::format("on path {} the command failed (exit {}); its output ends:\n{}", paths[p].name,
                                      code, tail_of(r.log)));
       continue;
