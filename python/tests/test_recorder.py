@@ -87,6 +87,20 @@ class RecorderTest(unittest.TestCase):
         with trainproof.Recorder(self.path) as rec, self.assertRaisesRegex(TypeError, "loss='x' is not a number"):
             rec.log(0, loss="x")
 
+    def test_thread_paths_set_torchs_thread_count(self):
+        try:
+            import torch
+        except ImportError:
+            self.skipTest("torch is not installed")
+        before = torch.get_num_threads()
+        try:
+            os.environ["TRAINPROOF_THREADS"] = "3"
+            trainproof.Recorder()  # no TRAINPROOF_TRACE: a no-op recorder still applies it
+            self.assertEqual(torch.get_num_threads(), 3)
+        finally:
+            del os.environ["TRAINPROOF_THREADS"]
+            torch.set_num_threads(before)
+
 
 if __name__ == "__main__":
     unittest.main()
