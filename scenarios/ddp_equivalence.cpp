@@ -4,15 +4,46 @@
 // only with Practice p3's weighting by shard size.
 #include <torch/torch.h>
 
+#include <torch/csrc/distributed/c10d/Backend.hpp>
+
 #include "scenarios/data_parallel.h"
+#include "trainproof/core/fault.h"
 #include "trainproof/core/temp_dir.h"
 #include "trainproof/distributed/distributed.h"
+#include "trainproof/distributed/rank_task.h"
 #include "trainproof/runner/scenario.h"
 #include "trainproof/training/checkpoint.h"
 #include "trainproof/training/tensors.h"
 #include "trainproof/training/training.h"
 
 namespace trainproof {
+
+// Every rank: the gradient of its shard of one global batch, weighted by `o.rule`, all-reduced.
+TRAINPROOF_RANK_TASK(grad, GradTaskOptions) {
+  GradProblem p = make_grad_problem(o.total, o.seed, ctx.device);
+  const auto b = shard_bounds(o.total, ctx.world, o.uneven);
+  // The classic mistake, as a negative control: no DistributedSampler, every rank reads shard 0.
+  const int shard = fault_injected("ranks-read-the-same-shard") ? 0 : ctx.rank;
+  const int64_t lo = b[shard], hi = b[shard + 1];
+  const auto rule = o.rule == "size" ? Accumulation::kWeightBySize : Accumulation::kDivideByCount;
+  const double w = accumulation_weight(rule, hi - lo, ctx.world, o.total);
+  Checkpoint result;
+  for (auto* m : {&p.model64, &p.model32}) {
+    auto& model = *m;
+    const bool f64 = model->weight.scalar_type() == torch::kDouble;
+    const auto X = f64 ? p.X : p.X.to(torch::kFloat);
+    (torch::nn::functional::cross_entropy(model(X.slice(0, lo, hi)), p.y.slice(0, lo, hi)) * w).backward();
+    // The negative control: a rank that skips the all-reduce keeps its local gradient (it
+    // still joins the collective with a copy, so the other ranks are not left waiting).
+    const bool skip = fault_injected(fmt::format("rank{}-skips-allreduce", ctx.rank));
+    std::vector<at::Tensor> grads = {skip ? model->weight.grad().clone() : model->weight.grad()};
+    ctx.group->allreduce(grads)->wait();
+    result.put(f64 ? "grad64" : "grad32", model->weight.grad().cpu());
+  }
+  fmt::print("rank {} of {}: shard [{}, {}), gradient all-reduced\n", ctx.rank, ctx.world, lo, hi);
+  return result;
+}
+
 namespace {
 
 constexpr int64_t kTotal = 64;
@@ -22,10 +53,8 @@ constexpr uint64_t kSeed = 0;
 std::pair<torch::Tensor, torch::Tensor> data_parallel(const c10::Device& device, int world, bool uneven,
                                                       const char* rule) {
   TempDir dir("ddp");
-  launch_ranks(world,
-               {"--backend", backend_for(device), "--task", "grad", "--rule", rule, "--total", std::to_string(kTotal),
-                "--seed", std::to_string(kSeed), "--out", dir.path().string(), uneven ? "--uneven" : "--even"},
-               dir.path());
+  launch_task(world, "grad", GradTaskOptions{.rule = rule, .uneven = uneven, .total = kTotal, .seed = kSeed},
+              dir.path(), dir.path(), {.backend = backend_for(device)});
   const Checkpoint r0 = Checkpoint::load(dir.path() / "rank0.tpck");
   for (int r = 1; r < world; ++r) {  // every rank holds the same all-reduced gradient
     const Checkpoint rr = Checkpoint::load(dir.path() / fmt::format("rank{}.tpck", r));

@@ -15,6 +15,7 @@
 #include "trainproof/core/errors.h"
 #include "trainproof/core/temp_dir.h"
 #include "trainproof/distributed/distributed.h"
+#include "trainproof/distributed/rank_task.h"
 #include "trainproof/training/checkpoint.h"
 
 namespace trainproof {
@@ -22,10 +23,8 @@ namespace {
 
 torch::Tensor data_parallel_grad(int world, uint64_t seed, bool uneven) {
   TempDir dir("ddp-test");
-  launch_ranks(world,
-               {"--task", "grad", "--rule", "size", "--total", "60", "--seed", std::to_string(seed), "--out",
-                dir.path().string(), uneven ? "--uneven" : "--even"},
-               dir.path());
+  launch_task(world, "grad", GradTaskOptions{.rule = "size", .uneven = uneven, .total = 60, .seed = seed}, dir.path(),
+              dir.path());
   return Checkpoint::load(dir.path() / "rank0.tpck").tensor("grad64");
 }
 
@@ -76,7 +75,7 @@ TEST(DistributedTest, ProgramThatIsNotTheCliRefusesToStartRanks) {
   const std::string saved = env ? env : "";
   unsetenv("TRAINPROOF_BIN");
   TempDir dir("ddp-test");
-  EXPECT_THROW(launch_ranks(2, {"--task", "grad", "--out", dir.path().string()}, dir.path()), BadInput);
+  EXPECT_THROW(launch_task(2, "grad", GradTaskOptions{}, dir.path(), dir.path()), BadInput);
   if (!saved.empty()) setenv("TRAINPROOF_BIN", saved.c_str(), 1);
 }
 
@@ -97,7 +96,7 @@ TEST(DistributedTest, NcclRankWithoutAGpuFailsNamingTheRankAndTheReason) {
   ASSERT_FALSE(why.empty());
   TempDir dir("ddp-test");
   try {
-    launch_ranks(2, {"--backend", "nccl", "--task", "grad", "--out", dir.path().string()}, dir.path());
+    launch_task(2, "grad", GradTaskOptions{}, dir.path(), dir.path(), {.backend = "nccl"});
     FAIL() << "NCCL ranks ran without a GPU";
   } catch (const BadInput& e) {
     const std::string msg = e.what();
@@ -112,10 +111,8 @@ TEST(DistributedTest, NcclRanksAverageGradientsOnTheGpus) {
   const auto one = data_parallel_grad(1, 0, true);  // Gloo on CPU
   for (int world : worlds) {
     TempDir dir("ddp-test");
-    launch_ranks(world,
-                 {"--backend", "nccl", "--task", "grad", "--rule", "size", "--total", "60", "--seed", "0", "--out",
-                  dir.path().string(), "--uneven"},
-                 dir.path());
+    launch_task(world, "grad", GradTaskOptions{.rule = "size", .uneven = true, .total = 60, .seed = 0}, dir.path(),
+                dir.path(), {.backend = "nccl"});
     EXPECT_TRUE(torch::allclose(Checkpoint::load(dir.path() / "rank0.tpck").tensor("grad64"), one, 1e-12, 1e-14))
         << "world " << world;
   }

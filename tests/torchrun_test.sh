@@ -45,8 +45,8 @@ PY
     grep -q "BROKEN on rank [0-9]* ([^)]*): $law" "$tmp/out.log" || fail "no rank reported '$law' BROKEN under $arg"
     ;;
   worker)
-    timeout 300 "$torchrun" --standalone --nproc-per-node 2 --no-python "$bin" ddp-worker --task grad --rule size \
-      --uneven --out "$tmp" >"$tmp/out.log" 2>&1 || fail "ddp-worker under torchrun exited $?"
+    timeout 300 "$torchrun" --standalone --nproc-per-node 2 --no-python "$bin" ddp-worker --task grad \
+      --options '{"rule": "size", "uneven": true}' --out "$tmp" >"$tmp/out.log" 2>&1 || fail "ddp-worker under torchrun exited $?"
     grep -q "rank 1 of 2: shard" "$tmp/out.log" || fail "rank 1 did not compute its shard"
     cmp -s "$tmp/rank0.tpck" "$tmp/rank1.tpck" || fail "the ranks hold different all-reduced gradients"
     ;;

@@ -439,16 +439,10 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   auto* w_rank = worker->add_option("--rank", wo.rank);
   auto* w_world = worker->add_option("--world", wo.world)->check(CLI::Range(1, 64));
   worker->add_option("--store", wo.store)->needs(w_rank)->needs(w_world);
-  worker->add_option("--task", wo.task)->check(CLI::IsMember({"grad", "train"}));
+  worker->add_option("--task", wo.task, "A registered rank task (include/trainproof/distributed/rank_task.h)");
+  worker->add_option("--options", wo.options, "The task's options: JSON, or @FILE holding it");
   worker->add_option("--backend", wo.backend)->check(CLI::IsMember({"gloo", "nccl"}));
-  worker->add_option("--steps", wo.steps)->check(CLI::PositiveNumber);
-  worker->add_option("--ckpt-every", wo.ckpt_every)->check(CLI::PositiveNumber);
-  worker->add_option("--sabotage", wo.sabotage)->check(CLI::IsMember({"none", "drop-rng"}));
-  worker->add_option("--rule", wo.rule)->check(CLI::IsMember({"mean", "size"}));
-  worker->add_option("--total", wo.total)->check(CLI::PositiveNumber);
-  worker->add_option("--seed", wo.seed);
-  worker->add_option("--out", wo.out)->required();
-  worker->add_flag("--uneven,!--even", wo.uneven, "Shard sizes 1:2:...:N, or equal (the default)");
+  worker->add_option("--out", wo.out, "The run's folder")->required();
 
   CheckOptions cko;
   auto* check_cmd = app.add_subcommand(

@@ -20,6 +20,7 @@
 #include "trainproof/core/errors.h"
 #include "trainproof/core/fault.h"
 #include "trainproof/distributed/distributed.h"
+#include "trainproof/distributed/rank_task.h"
 #include "trainproof/golden/golden_store.h"
 #include "trainproof/training/checkpoint.h"
 #include "trainproof/training/tensors.h"
@@ -103,11 +104,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::chrono::seconds rank_timeout() {
-  const char* env = std::getenv("TRAINPROOF_RANK_TIMEOUT_S");
-  return std::chrono::seconds(env && std::atoi(env) > 0 ? std::atoi(env) : 120);
-}
-
 std::string hostname() {
   char buf[256] = {};
   return gethostname(buf, sizeof buf - 1) == 0 ? buf : "?";
@@ -147,6 +143,14 @@ uint64_t bits(const torch::Tensor& t) {
   return static_cast<uint64_t>(bitwise_checksum({t}));
 }
 
+// Task "grad" on this rank (its body is ddp_equivalence's): the float64 and float32 gradients.
+std::pair<torch::Tensor, torch::Tensor> allreduced(const RankContext& ctx, const char* rule, bool uneven, int64_t total,
+                                                   uint64_t seed) {
+  const Checkpoint r =
+      run_rank_task("grad", ctx, GradTaskOptions{.rule = rule, .uneven = uneven, .total = total, .seed = seed});
+  return {r.tensor("grad64"), r.tensor("grad32")};
+}
+
 // The data-parallel gradient laws on this job's ranks (the names are ddp_equivalence's).
 std::vector<Check> gradient_laws(c10d::Backend& pg, c10d::Store& store, const LaunchEnv& e, uint64_t seed,
                                  Trace& observed) {
@@ -158,7 +162,8 @@ std::vector<Check> gradient_laws(c10d::Backend& pg, c10d::Store& store, const La
   };
   const auto [full64, full32] = reference_gradients(torch::kCPU, kTotal, seed, 1, false, false);
   const auto [acc64, acc32] = reference_gradients(torch::kCPU, kTotal, seed, n, false, true);
-  const auto [dp64, dp32] = allreduced_gradients(pg, e.rank, n, "mean", false, kTotal, seed, torch::kCPU);
+  const RankContext ctx{e.rank, n, &pg, torch::kCPU, {}};
+  const auto [dp64, dp32] = allreduced(ctx, "mean", false, kTotal, seed);
   law(fmt::format("world {} even: matches the full batch (float32 allclose, float64 to 1e-12)", n),
       torch::allclose(dp32, full32, 1e-5, 1e-6) && torch::allclose(dp64, full64, 1e-12, 1e-14),
       fmt::format("float64 max abs diff {:.2g}", (dp64 - full64).abs().max().item<double>()));
@@ -168,8 +173,8 @@ std::vector<Check> gradient_laws(c10d::Backend& pg, c10d::Store& store, const La
   // Every rank must hold the same all-reduced gradient, bit for bit: rank 0 compares.
   set_text(store, fmt::format("grad/{}", e.rank), fmt::format("{:x}:{:x}", bits(dp64), bits(dp32)));
   if (n > 1) {
-    const auto [mean64, mean32] = allreduced_gradients(pg, e.rank, n, "mean", true, kTotal, seed, torch::kCPU);
-    const auto [size64, size32] = allreduced_gradients(pg, e.rank, n, "size", true, kTotal, seed, torch::kCPU);
+    const auto [mean64, mean32] = allreduced(ctx, "mean", true, kTotal, seed);
+    const auto [size64, size32] = allreduced(ctx, "size", true, kTotal, seed);
     law(fmt::format("world {} uneven: dividing by the world size does not match", n),
         !torch::allclose(mean64, full64, 1e-12, 1e-14));
     law(fmt::format("world {} uneven: weighting by shard size matches", n),
@@ -219,29 +224,21 @@ std::vector<Check> resume_laws(c10d::Backend& pg, const LaunchEnv& e, const DdpC
     return {{name, "skipped",
              "needs a launcher that restarts a failed group: torchrun --max-restarts 1 (or more); "
              "srun does not"}};
-  WorkerOptions w;
-  w.rank = e.rank;
-  w.world = e.world;
-  w.task = "train";
-  w.steps = o.steps;
-  w.ckpt_every = o.ckpt_every;
-  w.seed = o.seed;
+  TrainTaskOptions w{.steps = o.steps, .ckpt_every = o.ckpt_every, .seed = o.seed};
   const fs::path straight = o.run_dir / "uninterrupted", killed = o.run_dir / "preempted";
-  w.out = straight.string();
   fs::create_directories(straight);
   fs::create_directories(killed);
+  const auto file = fmt::format("rank{}.tpck", e.rank);
   // Every rank decides alike (collectives follow): the uninterrupted run is complete once all
-  // its final files exist, as they do after the first attempt.
+  // its results exist, as they do after the first attempt.
   bool done = true;
-  for (int r = 0; r < e.world; ++r) done = done && fs::exists(straight / fmt::format("final-rank{}.tpck", r));
-  if (!done) train_task(w, pg, torch::kCPU);
+  for (int r = 0; r < e.world; ++r) done = done && fs::exists(straight / fmt::format("rank{}.tpck", r));
+  if (!done) run_rank_task("train", {e.rank, e.world, &pg, torch::kCPU, straight}, w).save(straight / file);
   pg.barrier()->wait();
-  w.out = killed.string();
   w.kill_at = e.restart_count == 0 && e.rank == e.world - 1 ? o.kill_at : -1;
-  train_task(w, pg, torch::kCPU);
+  run_rank_task("train", {e.rank, e.world, &pg, torch::kCPU, killed}, w).save(killed / file);
   if (e.restart_count == 0)
     return {{name, "BROKEN", fmt::format("no rank was killed (kill at step {} of {})", o.kill_at, o.steps)}};
-  const auto file = fmt::format("final-rank{}.tpck", e.rank);
   const auto a = final_parameters(straight / file), b = final_parameters(killed / file);
   const bool same = bitwise_equal(a, b);
   return {{name, same ? "held" : "BROKEN",

@@ -1,7 +1,7 @@
 // Data-parallel runs on PyTorch's own distributed engine (c10d process groups: Gloo on
-// CPU, NCCL on CUDA): a launcher that starts N rank processes of this executable, rendezvousing through a
-// c10d FileStore, with a timeout and an error naming any rank that dies or hangs; and the
-// rank side, which all-reduces gradients.
+// CPU, NCCL on CUDA): the rank side of a run (ddp-worker, ddp-check under torchrun or srun),
+// the shared test problem, and the launch environment. The launcher and the tasks ranks run
+// are in rank_task.h.
 #pragma once
 
 #include <chrono>
@@ -20,21 +20,6 @@ class Backend;
 
 namespace trainproof {
 
-struct RankRun {
-  int rank = 0;
-  int exit_code = 0;
-  std::string output;  // stdout+stderr, every line prefixed "[rank r] "
-};
-
-// Runs `trainproof ddp-worker --rank r --world N --store DIR/store <args...>` for every rank
-// (trainproof: cli_executable() of process.h, so a test binary sets TRAINPROOF_BIN).
-// Throws BadInput naming the rank when one exits non-zero, is killed, or outlives `timeout`
-// (then every rank is killed). Returns the ranks' outputs.
-// The default timeout is 120 s, or $TRAINPROOF_RANK_TIMEOUT_S. With `kill_when_all_print`,
-// every rank is SIGKILLed as soon as all of them have printed that line (a preemption).
-std::vector<RankRun> launch_ranks(int world, const std::vector<std::string>& args, const std::filesystem::path& dir,
-                                  const std::string& kill_when_all_print = "");
-
 // A rank's place in a job started the standard way: torchrun's environment (RANK,
 // WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT, TORCHELASTIC_*), or SLURM's (SLURM_PROCID,
 // SLURM_NTASKS, SLURM_LOCALID, with MASTER_ADDR and MASTER_PORT from the job script).
@@ -47,34 +32,18 @@ struct LaunchEnv {
   int restart_count = 0;     // TORCHELASTIC_RESTART_COUNT: how often the group was restarted
   int max_restarts = 0;      // TORCHELASTIC_MAX_RESTARTS
 };
-// The rank side of `ddp-worker`: joins the process group and runs TASK, writing its results
-// to OUT/rank<r>.tpck. Tasks: "grad" (one data-parallel gradient of the shared test model),
-// "train" (data-parallel SGD with dropout, checkpointing to OUT every ckpt_every steps:
-// parameters and optimizer once, by rank 0; each rank its RNG state and data position; it
-// resumes from the newest complete checkpoint and writes OUT/final-rank<r>.tpck).
+// The rank side of `ddp-worker`: joins the process group and runs the registered task
+// (rank_task.h) with its options, saving what it returns as OUT/rank<r>.tpck.
 struct WorkerOptions {
   int rank = 0, world = 1;
   std::string store;  // our launcher's FileStore; empty: torchrun's or srun's environment names a TCPStore
-  std::string task = "grad", rule = "mean", out;
-  std::string backend = "gloo";        // gloo (CPU tensors) | nccl (rank r on GPU r)
-  int64_t steps = 16, ckpt_every = 4;  // task "train"
-  std::string sabotage = "none";       // task "train": none | drop-rng
-  int64_t kill_at = -1;                // task "train": SIGKILL this rank after that step (a preemption)
-  int64_t total = 64;                  // global batch
-  bool uneven = false;                 // shard sizes differ between ranks
-  uint64_t seed = 0;
+  std::string task = "grad";
+  std::string options = "{}";    // the task's options as JSON, or @FILE holding them
+  std::string out;               // the run's folder
+  std::string backend = "gloo";  // gloo (CPU tensors) | nccl (rank r on GPU r)
   std::optional<LaunchEnv> env;  // set by ddp_worker_main from the environment when `store` is empty
 };
 int ddp_worker_main(const WorkerOptions& o);
-
-// The two rank tasks, for a rank that has joined its process group `pg`.
-// The all-reduced float64 and float32 gradients of the shared test model (make_grad_problem)
-// on this rank's shard under `rule` ("mean": divide by the world; "size": weight by shard size).
-std::pair<torch::Tensor, torch::Tensor> allreduced_gradients(c10d::Backend& pg, int rank, int world,
-                                                             const std::string& rule, bool uneven, int64_t total,
-                                                             uint64_t seed, const c10::Device& device);
-// Task "train" of WorkerOptions, writing to o.out.
-int train_task(const WorkerOptions& o, c10d::Backend& pg, const torch::Device& device);
 
 // Reads it through `get` (std::getenv in use; a map in tests). nullopt when neither launcher's
 // variables are set; BadInput naming the variable when one is missing or malformed.
@@ -125,8 +94,8 @@ GradProblem make_grad_problem(int64_t total, uint64_t seed, const c10::Device& d
 std::pair<torch::Tensor, torch::Tensor> reference_gradients(const c10::Device& device, int64_t total, uint64_t seed,
                                                             int world, bool uneven, bool accumulate);
 
-// All tensors of a rank's final checkpoint (final-rank<r>.tpck of task "train"), flattened
-// into one, in key order: what an exact resume must reproduce bit for bit.
+// The final parameters in a rank's result of task "train" (rank<r>.tpck, keys model/...),
+// flattened into one, in key order: what an exact resume must reproduce bit for bit.
 torch::Tensor final_parameters(const std::filesystem::path& file);
 
 }  // namespace trainproof

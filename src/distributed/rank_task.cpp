@@ -1,0 +1,121 @@
+// The rank-task registry and the launcher (rank_task.h).
+#include "trainproof/distributed/rank_task.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "src/process/process.h"
+#include "trainproof/core/atomic_file.h"
+#include "trainproof/core/errors.h"
+
+namespace trainproof {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::map<std::string, RankTaskFn>& registry() {
+  static std::map<std::string, RankTaskFn> tasks;
+  return tasks;
+}
+
+std::string prefixed(const fs::path& log, int rank) {
+  std::ifstream in(log);
+  std::string line, out;
+  while (std::getline(in, line)) out += fmt::format("[rank {}] {}\n", rank, line);
+  return out;
+}
+
+}  // namespace
+
+bool register_rank_task(const std::string& name, RankTaskFn fn) {
+  return registry().emplace(name, std::move(fn)).second;
+}
+
+std::vector<std::string> rank_task_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, fn] : registry()) names.push_back(name);
+  return names;
+}
+
+const RankTaskFn& rank_task(const std::string& name) {
+  const auto it = registry().find(name);
+  if (it == registry().end())
+    throw BadInput(fmt::format("unknown rank task '{}' (registered: {})", name, fmt::join(rank_task_names(), ", ")));
+  return it->second;
+}
+
+std::chrono::seconds rank_timeout() {
+  const char* env = std::getenv("TRAINPROOF_RANK_TIMEOUT_S");
+  return std::chrono::seconds(env && std::atoi(env) > 0 ? std::atoi(env) : 120);
+}
+
+std::vector<RankRun> launch_task(int world, const std::string& task, const nlohmann::json& options, const fs::path& dir,
+                                 const fs::path& out, const LaunchOptions& lo) {
+  const std::chrono::seconds timeout = rank_timeout();
+  fs::create_directories(dir);
+  fs::create_directories(out);
+  const fs::path store = dir / "store", options_file = dir / "options.json";
+  fs::remove(store);
+  atomic_write_bytes(options_file, options.dump(2) + "\n");
+  const std::vector<std::string> args = {"--task", task,         "--options", "@" + options_file.string(),
+                                         "--out",  out.string(), "--backend", lo.backend};
+  std::vector<pid_t> pids;
+  for (int rank = 0; rank < world; ++rank) {
+    std::vector<std::string> a = {"ddp-worker",          "--rank",  std::to_string(rank), "--world",
+                                  std::to_string(world), "--store", store.string()};
+    a.insert(a.end(), args.begin(), args.end());
+    const fs::path log = dir / fmt::format("rank{}.log", rank);
+    pids.push_back(spawn_cli(a, {log, log}));
+  }
+  std::vector<RankRun> runs(world);
+  std::vector<bool> done(world, false);
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto kill_all = [&] {
+    for (int r = 0; r < world; ++r)
+      if (!done[r]) {
+        kill_and_reap(pids[r]);
+        done[r] = true;
+      }
+  };
+  int remaining = world;
+  while (remaining > 0) {
+    if (lo.preempt_when && lo.preempt_when()) {  // the preemption: every rank at once
+      kill_all();
+      for (int r = 0; r < world; ++r) runs[r] = {r, 128 + SIGKILL, prefixed(dir / fmt::format("rank{}.log", r), r)};
+      return runs;
+    }
+    for (int r = 0; r < world; ++r) {
+      if (done[r]) continue;
+      const auto code = poll_exit(pids[r]);
+      if (!code) continue;
+      done[r] = true;
+      --remaining;
+      runs[r] = {r, *code, prefixed(dir / fmt::format("rank{}.log", r), r)};
+      if (*code != 0) {  // one rank down: the others would wait for it forever
+        kill_all();
+        throw BadInput(fmt::format("rank {} of {} {} (exit {}); the other ranks were stopped. Its output:\n{}", r,
+                                   world, ended_by_signal(*code) ? "was killed" : "failed", *code, runs[r].output));
+      }
+    }
+    if (remaining > 0 && std::chrono::steady_clock::now() > deadline) {
+      std::vector<std::string> hung;
+      for (int r = 0; r < world; ++r)
+        if (!done[r]) hung.push_back(std::to_string(r));
+      kill_all();
+      throw BadInput(fmt::format("rank(s) {} of {} did not finish within {} s and were killed", fmt::join(hung, ", "),
+                                 world, timeout.count()));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return runs;
+}
+
+}  // namespace trainproof
