@@ -2,14 +2,15 @@
 # `trainproof check` on an example loop (examples/python_loop, examples/cpp_loop): the correct
 # loop holds every law; each planted mistake is caught by the law it breaks, and the message
 # names that law.
-#   check_test.sh TRAINPROOF_BIN MISTAKE EXPECTED_BROKEN_LAW -- LOOP_COMMAND...
+#   check_test.sh TRAINPROOF_BIN MISTAKE EXPECTED_BROKEN_LAW WHAT_IT_SAYS -- LOOP_COMMAND...
+# WHAT_IT_SAYS: text the broken law's message must hold (the step, the likely cause).
 # LOOP_COMMAND gets `--run-dir {run_dir} --mistake MISTAKE`. MISTAKE `control-kill-between-writes`
 # is the negative control of the kill-during-write: the correct loop, with the first kill moved
 # off every write (TRAINPROOF_INJECT_FAULT). Evidence that a kill really landed during a write
 # comes from the loop itself, not from check: on restart it reports the ckpt.pt.tmp it found.
 set -uo pipefail
-bin=$1 mistake=$2 law=$3
-shift 3
+bin=$1 mistake=$2 law=$3 says=$4
+shift 4
 [ "${1:-}" = "--" ] && shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,6 +45,7 @@ case $mistake in
   *)
     [ "$rc" -eq 1 ] || fail "exit $rc with the mistake $mistake planted, expected 1"
     grep -q "^BROKEN   $law" "$tmp/out.log" || fail "the law '$law' is not reported BROKEN"
+    grep -A1 "^BROKEN   $law" "$tmp/out.log" | grep -qF -- "$says" || fail "the broken law does not say '$says'"
     ;;
 esac
 python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$tmp/r.json" || fail "no JSON report"

@@ -13,6 +13,8 @@
 //     unseeded-shuffle                                                        (determinism)
 //     non-atomic-save (the checkpoint written straight over the live one)     (exact resume)
 //     scheduler-per-epoch (a per-step schedule stepped once per epoch)       (the schedule)
+//     short-warmup (3 warmup steps where the schedule says 6)                (the schedule)
+//     lr-logged-after-step (the rate read after scheduler.step())            (the schedule)
 // On start it says when it finds an interrupted checkpoint write (a ckpt.pt.tmp left by a
 // kill): independent evidence that `check` killed it during a write.
 #include <fcntl.h>
@@ -44,7 +46,7 @@ using trainproof::TrainingState;
 
 namespace {
 
-constexpr int64_t kAccum = 2, kBatch = 32, kCkptEvery = 10, kWarmup = 6;
+constexpr int64_t kAccum = 2, kBatch = 32, kCkptEvery = 10;
 
 struct Args {
   fs::path run_dir;
@@ -77,7 +79,9 @@ Args parse(int argc, char** argv) {
                                 "no-data-position",
                                 "unseeded-shuffle",
                                 "non-atomic-save",
-                                "scheduler-per-epoch"};
+                                "scheduler-per-epoch",
+                                "short-warmup",
+                                "lr-logged-after-step"};
   if (std::find(std::begin(known), std::end(known), a.mistake) == std::end(known))
     throw std::invalid_argument("unknown --mistake " + a.mistake);
   if (a.run_dir.empty()) throw std::invalid_argument("--run-dir is required");
@@ -130,7 +134,8 @@ int train(const Args& a) {
   torch::nn::Sequential model(torch::nn::Linear(16, 64), torch::nn::ReLU(), torch::nn::Dropout(a.dropout),
                               torch::nn::Linear(64, 2));
   trainproof::AdamW opt(trainproof::weight_decay_groups(*model, torch::optim::AdamWOptions(3e-3).weight_decay(0.01)));
-  trainproof::LambdaLR sched(opt, trainproof::warmup_cosine(kWarmup, a.steps));
+  const int64_t warmup = a.mistake == "short-warmup" ? 3 : 6;
+  trainproof::LambdaLR sched(opt, trainproof::warmup_cosine(warmup, a.steps));
   trainproof::GradScaler scaler(torch::kCPU, {.enabled = false});  // bf16 needs no scaler
   int64_t step = 0, epoch = 0, batch = 0;
   const TrainingState state{.model = model.ptr().get(),
@@ -174,10 +179,11 @@ int train(const Args& a) {
       }
       scaler.unscale_(opt);
       const double norm = trainproof::clip_grad_norm_(model->parameters(), 1.0);
-      const double lr = sched.get_last_lr()[0];
+      double lr = sched.get_last_lr()[0];  // the rate this step uses
       scaler.step(opt);
       scaler.update();
-      if (a.mistake != "scheduler-per-epoch") sched.step();  // per optimizer step, not per epoch
+      if (a.mistake != "scheduler-per-epoch") sched.step();                  // per optimizer step, not per epoch
+      if (a.mistake == "lr-logged-after-step") lr = sched.get_last_lr()[0];  // the next step's rate
       ++batch;
       ++step;
       rec.log(step, {{"loss", total}, {"lr", lr}, {"grad_norm", norm}});

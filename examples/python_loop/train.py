@@ -13,6 +13,8 @@ start. --mistake plants one of the classic errors, each of which `check` must ca
     unseeded-shuffle                                                        (determinism)
     non-atomic-save (torch.save straight onto the live checkpoint)          (exact resume)
     scheduler-per-epoch (a per-step schedule stepped once per epoch)       (the schedule)
+    short-warmup (3 warmup steps where the schedule says 6)                (the schedule)
+    lr-logged-after-step (the rate read after scheduler.step())            (the schedule)
 On start it says when it finds an interrupted checkpoint write (a ckpt.pt.tmp left by a kill):
 independent evidence that `check` killed it during a write."""
 import argparse
@@ -32,8 +34,8 @@ except ImportError:  # run from a checkout without `pip install ./python`
     import trainproof
 
 MISTAKES = ("none", "no-scheduler-state", "no-rng-state", "no-optimizer-state", "no-data-position",
-            "unseeded-shuffle", "non-atomic-save", "scheduler-per-epoch")
-ACCUM, BATCH, CKPT_EVERY, WARMUP = 2, 32, 10, 6
+            "unseeded-shuffle", "non-atomic-save", "scheduler-per-epoch", "short-warmup", "lr-logged-after-step")
+ACCUM, BATCH, CKPT_EVERY = 2, 32, 10
 
 
 def write_file(path, data):
@@ -65,6 +67,7 @@ def main():
     ap.add_argument("--dropout", type=float, default=0.1, help="a change to the training code that moves its curve")
     a = ap.parse_args()
     STEPS = a.steps
+    WARMUP = 3 if a.mistake == "short-warmup" else 6
     run_dir = pathlib.Path(a.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     torn = run_dir / "ckpt.pt.tmp"
@@ -128,11 +131,13 @@ def main():
                 total += loss.item()
             scaler.unscale_(opt)
             norm = nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
-            lr = sched.get_last_lr()[0]
+            lr = sched.get_last_lr()[0]  # the rate this step uses
             scaler.step(opt)
             scaler.update()
             if a.mistake != "scheduler-per-epoch":
                 sched.step()  # per optimizer step, not per epoch
+            if a.mistake == "lr-logged-after-step":
+                lr = sched.get_last_lr()[0]  # the next step's rate
             batch += 1
             step += 1
             rec.log(step, loss=total, lr=lr, grad_norm=norm)

@@ -17,10 +17,8 @@
 #include "src/cli/lr_curve.h"
 #include "src/core/data_dirs.h"
 #include "src/core/envelope.h"
-#include "src/distributed/preempt.h"
 #include "src/process/exec_paths.h"
 #include "src/process/process.h"
-#include "src/runner/bench.h"
 #include "trainproof/core/compare.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/distributed/distributed.h"
@@ -30,7 +28,6 @@
 #include "trainproof/runner/fingerprint.h"
 #include "trainproof/runner/runner.h"
 #include "trainproof/runner/scenario.h"
-#include "workloads/textclf/textclf.h"
 
 #ifndef TRAINPROOF_DEFAULT_GOLDEN_DIR
 #define TRAINPROOF_DEFAULT_GOLDEN_DIR "golden"
@@ -157,24 +154,6 @@ int cmd_compare(const fs::path& reference, const fs::path& observed, const std::
   return ok ? kExitOk : kExitMismatch;
 }
 
-// ---- bench --------------------------------------------------------------------------------
-
-int cmd_bench(const std::vector<std::string>& names, int warmup, int repeat, double store_elements) {
-  if (store_elements > 0) {
-    const auto r = measure_store(static_cast<uint64_t>(store_elements));
-    const double mb = static_cast<double>(r.bytes) / 1e6;
-    fmt::print(
-        "store {} elements, {:.1f} MB: write {:.2f} s, read {:.2f} s, compare {:.2f} s, read+compare {:.0f} MB/s\n",
-        r.elements, mb, r.write_s, r.read_s, r.compare_s, mb / (r.read_s + r.compare_s));
-    return kExitOk;
-  }
-  for (const auto& def : resolve_scenarios(names)) {
-    const Timing t = time_scenario(def.name, warmup, repeat);
-    fmt::print("{} {:.3f} {}\n", def.name, t.median(), fmt::join(t.ms, ","));
-  }
-  return kExitOk;
-}
-
 // ---- lr-curve -----------------------------------------------------------------------------
 
 struct LrCurveCli {
@@ -285,7 +264,7 @@ void apply_thread_count() {
 
 }  // namespace
 
-int cli_main(int argc, char** argv, const char* default_golden_dir) {
+int cli_main(int argc, char** argv, const char* default_golden_dir, const std::vector<CliCommand>& extra) {
   set_cli_executable("/proc/self/exe");  // child processes (preempt trials, ranks) run this CLI
   CLI::App app{"trainproof: proves a LibTorch training loop does what the best-practice documents say"};
   app.require_subcommand(1);
@@ -380,57 +359,6 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   bool cmp_cross = false;
   compare->add_flag("--cross", cmp_cross, "Apply the reference's cross-environment tolerances");
 
-  std::vector<std::string> bench_names;
-  int bench_warmup = 1, bench_repeat = 5;
-  double bench_store = 0;
-  auto* bench = app.add_subcommand("bench", "Time scenarios in-process (median ms), or golden store throughput");
-  bench->add_option("scenarios", bench_names, "Scenario names (default: all)");
-  bench->add_option("--warmup", bench_warmup, "Untimed runs first")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  bench->add_option("--repeat", bench_repeat, "Timed runs")->capture_default_str()->check(CLI::PositiveNumber);
-  bench->add_option("--store-elements", bench_store,
-                    "Measure golden read+compare throughput on this many float32 values");
-
-  TextClfOptions tc;
-  std::string tc_device = "cpu";
-  auto* train = app.add_subcommand("train", "Train a model with the documents' loop, resuming from checkpoints");
-  auto* textclf = train->add_subcommand("textclf", "Text classifier on the fortunes corpus")->fallthrough();
-  train->require_subcommand(1);
-  textclf->add_option("--ckpt-dir", tc.ckpt_dir, "Checkpoint folder (resumes from its newest valid checkpoint)")
-      ->required();
-  textclf->add_option("--steps", tc.steps, "Optimizer steps")->capture_default_str()->check(CLI::PositiveNumber);
-  textclf->add_option("--ckpt-every", tc.ckpt_every, "Steps between checkpoints")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  textclf->add_option("--device", tc_device, "cpu or cuda")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"cpu", "cuda"}));
-  textclf->add_option("--amp", tc.amp, "auto, bf16 or fp16 (fp16 adds a GradScaler)")->capture_default_str();
-  textclf->add_option("--corpus", tc.corpus, "Folder of fortune files")->capture_default_str();
-  textclf->add_option("--seed", tc.seed, "Seed")->capture_default_str();
-  textclf->add_option("--sabotage", tc.sabotage, "Negative control for preempt")->capture_default_str();
-
-  PreemptOptions po;
-  auto* preempt = app.add_subcommand(
-      "preempt", "Kill and resume `train textclf` for real; compare bitwise with an uninterrupted run");
-  preempt->add_option("--trials", po.trials, "Trials")->capture_default_str();
-  preempt->add_option("--seed", po.seed, "Seed of the kill schedule")->capture_default_str();
-  preempt
-      ->add_option(
-          "--sabotage", po.sabotage,
-          "none | drop-optimizer | drop-scheduler | drop-scaler | drop-rng | drop-data-position | non-atomic-save")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"none", "drop-optimizer", "drop-scheduler", "drop-scaler", "drop-rng",
-                             "drop-data-position", "non-atomic-save"}));
-  preempt->add_option("--steps", po.steps, "Optimizer steps per run")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  preempt->add_option("--ckpt-every", po.ckpt_every, "Steps between checkpoints")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  preempt->add_option("--corpus", po.corpus, "Folder of fortune files");
-
   WorkerOptions wo;
   auto* worker =
       app.add_subcommand("ddp-worker", "(internal) one rank of a data-parallel run, started by the launcher");
@@ -496,6 +424,8 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
   LrCurveCli lr_curve_cli;
   std::vector<CLI::App*> lr_kinds;
   add_lr_curve(app, lr_curve_cli, lr_kinds);
+  std::vector<CLI::App*> extra_apps;
+  for (const auto& c : extra) extra_apps.push_back(c.add(app));
 
   try {
     app.parse(argc, argv);
@@ -524,12 +454,6 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
     }
     if (*rec) return record(rec_names, rec_device, rec_out);
     if (*tolerances) return show_tolerances(tol_names, golden_dir, tol_markdown);
-    if (*textclf) {
-      if (tc_device == "cuda") resolve_devices("cuda");  // a clear exit 2 without CUDA
-      tc.device = c10::Device(tc_device);
-      return train_textclf(tc);
-    }
-    if (*preempt) return run_preempt(po);
     if (*worker) return ddp_worker_main(wo);
     if (*check_cmd) {
       if (!cko.expect_lr_spec.empty()) cko.expect_lr = expected_lr(cko.expect_lr_spec);
@@ -541,9 +465,10 @@ int cli_main(int argc, char** argv, const char* default_golden_dir) {
       if (!dco_no_golden) dco.golden = golden_path(golden_dir, "ddp_equivalence");
       return ddp_check_main(dco);
     }
-    if (*bench) return cmd_bench(bench_names, bench_warmup, bench_repeat, bench_store);
     if (*compare) return cmd_compare(cmp_a, cmp_b, cmp_device, cmp_observed_device, cmp_tolerance, cmp_cross);
     if (*app.get_subcommand("lr-curve")) return cmd_lr_curve(lr_curve_cli, lr_kinds);
+    for (size_t i = 0; i < extra.size(); ++i)
+      if (*extra_apps[i]) return extra[i].run();
   } catch (const BadInput& e) {
     fmt::print(stderr, "trainproof: error: {}\n", e.what());
     return kExitBadInput;

@@ -1,5 +1,5 @@
 // In-process timings for the benchmark.
-#include "src/runner/bench.h"
+#include "bench/scenario_bench.h"
 
 #include <algorithm>
 #include <chrono>

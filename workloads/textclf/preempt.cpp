@@ -1,5 +1,5 @@
 // Child processes, SIGKILL, and the bitwise comparison behind `trainproof preempt`.
-#include "src/distributed/preempt.h"
+#include "workloads/textclf/preempt.h"
 
 #include <chrono>
 #include <filesystem>
