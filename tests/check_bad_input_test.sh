@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `trainproof check` on bad input: each case exits 2 with a message naming the problem (and
+# the file, where there is one); none writes a golden.
+#   check_bad_input_test.sh TRAINPROOF_BIN
+set -uo pipefail
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+expect() {  # expect "WHAT IT MUST SAY" ARGS...
+  local says=$1
+  shift
+  "$bin" check "$@" >"$tmp/out.log" 2>&1
+  local rc=$?
+  if [ "$rc" -ne 2 ] || ! grep -qF -- "$says" "$tmp/out.log"; then
+    echo "FAIL: check $* -> exit $rc (expected 2, saying '$says'):"
+    cat "$tmp/out.log"
+    failed=1
+  fi
+}
+expect "command not found: $tmp/absent" -- "$tmp/absent"
+expect "not in PATH" -- trainproof-no-such-program
+expect "failed on its first uninterrupted run (exit 1)" -- false
+expect "uninterrupted-1.trace: no trace (the command recorded nothing" -- true
+expect "uninterrupted-1.trace: record 1 is damaged" -- sh -c "printf 'TPTRACE 1\nnot a record\n{}\n' >\"\$TRAINPROOF_TRACE\""
+expect "--expect-lr 'warmup-cosine --lr x'" --expect-lr 'warmup-cosine --lr x' -- true
+expect "--expect-lr 'sawtooth'" --expect-lr 'sawtooth' -- true
+expect "name the golden to write with --golden FILE" --regen -- true
+expect "--ceiling 'rel(x)'" --regen --golden "$tmp/g.h5" --ceiling 'rel(x)' -- true
+expect "--kills" --kills -1 -- true
+expect "$tmp/none.h5: no such golden" --golden "$tmp/none.h5" -- true
+printf 'not hdf5' >"$tmp/bad.h5"
+expect "$tmp/bad.h5" --golden "$tmp/bad.h5" -- true
+[ -e "$tmp/g.h5" ] && { echo "FAIL: a golden was written on bad input"; failed=1; }
+if [ "$failed" -eq 0 ]; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; fi
+exit "$failed"
