@@ -2,7 +2,10 @@
 # trainproof library is declared. Public headers come from include/ (installed); a source
 # may also include the project's internal headers by their path from the project root.
 # Every library's common settings: the project root as include root, C++20, the warnings,
-# and LibTorch's own fmt, header-only (its include folder shadows any system fmt).
+# and LibTorch's own fmt headers (its include folder shadows any system fmt; the core
+# compiles fmt's library part once, src/core/fmt.cpp). Each library builds as unity
+# translation units (TRAINPROOF_UNITY_BUILD): a LibTorch source costs seconds of headers and
+# template instantiations before its own code, and batching pays them once per batch.
 list(GET TORCH_INCLUDE_DIRS 0 _torch_include)
 function(trainproof_library name export_name)
   add_library(trainproof_${name} STATIC ${ARGN})
@@ -11,9 +14,17 @@ function(trainproof_library name export_name)
                              $<INSTALL_INTERFACE:include>)
   target_include_directories(trainproof_${name} SYSTEM PUBLIC ${_torch_include})
   target_compile_features(trainproof_${name} PUBLIC cxx_std_20)
-  target_compile_definitions(trainproof_${name} PUBLIC FMT_HEADER_ONLY=1)
   target_link_libraries(trainproof_${name} PRIVATE $<BUILD_INTERFACE:trainproof_warnings>)
   set_target_properties(trainproof_${name} PROPERTIES EXPORT_NAME ${export_name})
+  trainproof_unity(trainproof_${name} 8)
+endfunction()
+
+# trainproof_unity(TARGET BATCH): TARGET's sources compile BATCH at a time as one translation
+# unit (0: all in one). A source that must stay alone sets SKIP_UNITY_BUILD_INCLUSION.
+function(trainproof_unity target batch)
+  if(TRAINPROOF_UNITY_BUILD)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${batch})
+  endif()
 endfunction()
 
 # LibTorch targets reuse trainproof_training's precompiled <torch/torch.h>.

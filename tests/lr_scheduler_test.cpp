@@ -10,8 +10,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "src/cli/lr_curve.h"
 #include "tests/support/test_name.h"
+#include "trainproof/training/lr_curve.h"
+#include "trainproof/training/lr_scheduler.h"
 #include "trainproof/training/optim.h"
 
 namespace trainproof {

@@ -4,8 +4,8 @@
 // invariant the control names BROKEN. A clean run must pass, and every invariant it
 // checks must be named by some control: an invariant without one is an untested check.
 //
-// Built twice: the single-process scenarios (label cpu) and, with
-// TRAINPROOF_MULTI_PROCESS=1, the ones that start rank processes (label distributed).
+// Instantiated twice: SingleProcess/ (label controls) and MultiProcess/, the scenarios that
+// start rank processes (label distributed, run alone: tests/CMakeLists.txt).
 #include <torch/cuda.h>
 
 #include <fstream>
@@ -18,17 +18,13 @@
 #include "trainproof/core/temp_dir.h"
 #include "trainproof/runner/scenario.h"
 
-#ifndef TRAINPROOF_MULTI_PROCESS
-#define TRAINPROOF_MULTI_PROCESS 0
-#endif
-
 namespace trainproof {
 namespace {
 
-std::vector<ScenarioDef> scenarios() {
+std::vector<ScenarioDef> scenarios(bool multi_process) {
   std::vector<ScenarioDef> out;
   for (const auto& d : Registry::instance().all())
-    if (d.info.multi_process == bool(TRAINPROOF_MULTI_PROCESS)) out.push_back(d);
+    if (d.info.multi_process == multi_process) out.push_back(d);
   return out;
 }
 
@@ -92,16 +88,18 @@ TEST_P(NegativeControlTest, MistakeBreaksItsInvariantsAndVerifyExitsOne) {
   }
 }
 
-std::vector<Control> controls() {
+std::vector<Control> controls(bool multi_process) {
   std::vector<Control> out;
-  for (const auto& d : scenarios())
+  for (const auto& d : scenarios(multi_process))
     for (const auto& c : d.info.controls) out.push_back({d.name, c});
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(All, NegativeControlTest, ::testing::ValuesIn(controls()), [](const auto& info) {
+std::string control_name(const ::testing::TestParamInfo<Control>& info) {
   return testing::test_name(info.param.scenario + "__" + info.param.control.fault);
-});
+}
+INSTANTIATE_TEST_SUITE_P(SingleProcess, NegativeControlTest, ::testing::ValuesIn(controls(false)), control_name);
+INSTANTIATE_TEST_SUITE_P(MultiProcess, NegativeControlTest, ::testing::ValuesIn(controls(true)), control_name);
 
 // ---- a clean run passes, and every invariant it checks has a control ----------------------
 
@@ -129,8 +127,11 @@ TEST_P(InvariantCoverageTest, CleanRunPassesAndEveryInvariantHasANegativeControl
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(All, InvariantCoverageTest, ::testing::ValuesIn(scenarios()),
-                         [](const auto& info) { return info.param.name; });
+std::string scenario_name(const ::testing::TestParamInfo<ScenarioDef>& info) {
+  return info.param.name;
+}
+INSTANTIATE_TEST_SUITE_P(SingleProcess, InvariantCoverageTest, ::testing::ValuesIn(scenarios(false)), scenario_name);
+INSTANTIATE_TEST_SUITE_P(MultiProcess, InvariantCoverageTest, ::testing::ValuesIn(scenarios(true)), scenario_name);
 
 }  // namespace
 }  // namespace trainproof

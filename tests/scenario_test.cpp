@@ -1,12 +1,17 @@
 // Every registered scenario runs on CPU with all its invariants holding and prints what
-// the document prints (CUDA: cuda_test). Golden comparison is `trainproof verify` (cli_test).
+// the document prints (CUDA: cuda_test). verify, compare and regen as library calls that
+// return reports (RunnerTest); the CLI over them is cli_test's.
 #include <torch/cuda.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
+#include "tests/support/hdf5_patch.h"
+#include "trainproof/core/temp_dir.h"
+#include "trainproof/runner/runner.h"
 #include "trainproof/runner/scenario.h"
 
 namespace trainproof {
@@ -92,6 +97,109 @@ TEST(AmpRecipesTest, CpuScenariosRecordNoBfloat16Suffix) {
     EXPECT_NE(t.find(series), nullptr) << name;
     for (const auto& s : t.series) EXPECT_EQ(s.name.find("_bf16"), std::string::npos) << name << ": " << s.name;
   }
+}
+
+// ---- verify, compare and regen in-process (runner.h) ---------------------------------------
+
+constexpr const char* kScenario = "precision_table";
+constexpr const char* kSeries = "cpu/one_plus_0.001_float16";
+
+// A copy of the committed golden folder's precision_table, optionally with one value moved.
+std::filesystem::path golden_copy(const TempDir& dir, double delta) {
+  const auto to = dir.path() / (std::string(kScenario) + ".h5");
+  std::filesystem::copy_file(std::filesystem::path("golden") / (std::string(kScenario) + ".h5"), to);
+  if (delta != 0) testing::add_to_value(to, kSeries, 0, delta);
+  return to;
+}
+
+const ReportEntry* entry(const VerifyReport& r, const std::string& name) {
+  for (const auto& e : r.entries)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+TEST(RunnerTest, VerifyReturnsAReportWithoutStartingAProcess) {
+  VerifyOptions o;
+  o.scenarios = {kScenario};
+  o.device = "cpu";
+  o.golden_dir = "golden";
+  const VerifyReport r = verify(o);
+  ASSERT_NE(entry(r, "one_plus_0.001_float16"), nullptr);
+  for (const auto& e : r.entries) EXPECT_TRUE(e.passed()) << e.name << ": " << e.status << " " << e.detail;
+  EXPECT_EQ(exit_code(r), kExitOk);
+}
+
+// Its negative control: the same call against a golden with one value moved reports that
+// series FAIL and exit 1.
+TEST(RunnerTest, VerifyReportsAMovedGoldenValue) {
+  TempDir dir("runner-test");
+  golden_copy(dir, 0.5);
+  VerifyOptions o;
+  o.scenarios = {kScenario};
+  o.device = "cpu";
+  o.golden_dir = dir.path();
+  const VerifyReport r = verify(o);
+  const ReportEntry* e = entry(r, "one_plus_0.001_float16");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->status, "FAIL");
+  EXPECT_EQ(exit_code(r), kExitMismatch);
+}
+
+TEST(RunnerTest, VerifyReportsAMissingGoldenAsBadInput) {
+  TempDir dir("runner-test");
+  VerifyOptions o;
+  o.scenarios = {kScenario};
+  o.device = "cpu";
+  o.golden_dir = dir.path();
+  const VerifyReport r = verify(o);
+  ASSERT_EQ(r.entries.size(), 1u);
+  EXPECT_EQ(r.entries[0].status, "BAD INPUT");
+  EXPECT_NE(r.entries[0].detail.find(kScenario), std::string::npos) << r.entries[0].detail;
+  EXPECT_EQ(exit_code(r), kExitBadInput);
+}
+
+TEST(RunnerTest, CompareReportsEqualFilesEqualAndAMovedValueDifferent) {
+  TempDir dir("runner-test");
+  const auto moved = golden_copy(dir, 0.5);
+  CompareOptions same;
+  same.reference = same.observed = std::filesystem::path("golden") / (std::string(kScenario) + ".h5");
+  EXPECT_EQ(exit_code(compare(same)), kExitOk);
+  CompareOptions differ = same;
+  differ.observed = moved;
+  const VerifyReport r = compare(differ);
+  ASSERT_NE(entry(r, "one_plus_0.001_float16"), nullptr);
+  EXPECT_EQ(entry(r, "one_plus_0.001_float16")->status, "FAIL");
+  EXPECT_EQ(exit_code(r), kExitMismatch);
+}
+
+// A dry run writes nothing and reports, series by series, what a regen would change: against
+// a golden with a moved value, that series "changed" and the others "unchanged".
+TEST(RunnerTest, RegenDryRunReportsWhatWouldChangeAndWritesNothing) {
+  TempDir dir("runner-test");
+  const auto file = golden_copy(dir, 0.5);
+  const auto before = std::filesystem::last_write_time(file);
+  RegenOptions o;
+  o.scenarios = {kScenario};
+  o.device = "cpu";
+  o.golden_dir = dir.path();
+  o.path_set = "native";
+  o.dry_run = true;
+  const RegenReport r = regen(o);
+  EXPECT_TRUE(r.refused.empty());
+  ASSERT_EQ(r.written, std::vector<std::string>{file.string()});
+  ASSERT_EQ(r.devices.size(), 1u);
+  ASSERT_EQ(r.devices[0].scenarios.size(), 1u);
+  size_t changed = 0, unchanged = 0;
+  for (const auto& c : r.devices[0].scenarios[0].changes) {
+    if (c.series == "one_plus_0.001_float16") {
+      EXPECT_EQ(c.change, "changed") << c.what;
+    }
+    changed += c.change == "changed";
+    unchanged += c.change == "unchanged";
+  }
+  EXPECT_EQ(changed, 1u);
+  EXPECT_GT(unchanged, 0u);
+  EXPECT_EQ(std::filesystem::last_write_time(file), before);
 }
 
 }  // namespace

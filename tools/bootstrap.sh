@@ -88,10 +88,10 @@ if [ ! -f "$header" ]; then
   exit 2
 fi
 
-# 3. Configure with the preset once (or when the venv, the toolkit or the extra arguments
-#    changed), then build only what changed. The presets read these:
+# 3. Configure with the preset once (or when the venv, the toolkit, the presets or the extra
+#    arguments changed), then build only what changed. The presets read these:
 export TRAINPROOF_TORCH_DIR=$torch_cmake/Torch TRAINPROOF_PYTHON=$venv/bin/python TRAINPROOF_CUDA_TOOLKIT=$toolkit
-stamp="$preset|$torch_cmake|$toolkit|${TRAINPROOF_CMAKE_ARGS:-}"
+stamp="$preset|$torch_cmake|$toolkit|${TRAINPROOF_CMAKE_ARGS:-}|$(sha1sum <"$root/CMakePresets.json" | cut -c1-12)"
 if [ ! -f "$build_dir/build.ninja" ] || [ "$(cat "$build_dir/.bootstrap-configured" 2>/dev/null)" != "$stamp" ]; then
   say "configuring $build_dir (preset $preset)"
   # A cache made with another toolkit or torch keeps their compiler checks: start it afresh.

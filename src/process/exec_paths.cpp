@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "trainproof/core/errors.h"
 
@@ -100,6 +101,12 @@ std::vector<ExecPath> select_paths(const std::vector<ExecPath>& all, const std::
     if (std::none_of(out.begin(), out.end(), [&](const ExecPath& p) { return p.name == n; })) out.push_back(*it);
   }
   return out;
+}
+
+std::string paths_json(const std::vector<ExecPath>& paths) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& p : paths) j.push_back({{"name", p.name}, {"env", p.env_text()}});
+  return j.dump();
 }
 
 }  // namespace trainproof

@@ -35,4 +35,8 @@ std::vector<ExecPath> cpu_paths(const std::set<std::string>& flags);
 // included first). Throws BadInput naming an unknown path and listing the known ones.
 std::vector<ExecPath> select_paths(const std::vector<ExecPath>& all, const std::string& names);
 
+// The paths a golden's cross tolerances were measured on, as its `paths` attribute stores
+// them: a JSON array of {"name", "env"}.
+std::string paths_json(const std::vector<ExecPath>& paths);
+
 }  // namespace trainproof

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "trainproof/core/atomic_file.h"
+#include "trainproof/core/errors.h"
 
 namespace trainproof {
 namespace {
@@ -39,10 +40,6 @@ std::string xml_escape(const std::string& s) {
     }
   }
   return o;
-}
-
-std::string num(double v) {
-  return std::isfinite(v) ? fmt::format("{:.3g}", v) : (std::isnan(v) ? "nan" : "inf");
 }
 
 // An inline SVG: golden as a solid line, observed dashed, points where they differ in red.
@@ -79,8 +76,8 @@ std::string svg_plot(const ReportEntry& e) {
   return fmt::format(
       R"(<svg width="{}" height="{}" viewBox="0 0 {} {}" role="img"><rect width="100%" height="100%" fill="#fafafa" stroke="#ccc"/>{}{}{}<text x="{}" y="14" font-size="10" fill="#555">max {}</text><text x="{}" y="{}" font-size="10" fill="#555">min {}</text></svg>)",
       W, H, W, H, line(e.golden, R"(stroke="#1f77b4" stroke-width="2")"),
-      line(e.observed, R"(stroke="#ff7f0e" stroke-width="1.5" stroke-dasharray="4 3")"), marks, P + 2, num(hi), P + 2,
-      H - 4, num(lo));
+      line(e.observed, R"(stroke="#ff7f0e" stroke-width="1.5" stroke-dasharray="4 3")"), marks, P + 2, short_num(hi),
+      P + 2, H - 4, short_num(lo));
 }
 
 }  // namespace
@@ -93,6 +90,27 @@ Tally tally(const std::vector<ReportEntry>& entries) {
     t.skipped += e.skipped();
   }
   return t;
+}
+
+std::string short_num(double v) {
+  return std::isfinite(v) ? fmt::format("{:.3g}", v) : (std::isnan(v) ? "nan" : "inf");
+}
+
+int exit_code(const VerifyReport& r) {
+  bool bad_input = false, internal = false, mismatch = false;
+  for (const auto& e : r.entries) {
+    bad_input = bad_input || e.status == "BAD INPUT";
+    internal = internal || e.status == "ERROR";
+    mismatch = mismatch || e.failed();
+  }
+  return bad_input ? kExitBadInput : internal ? kExitInternal : mismatch ? kExitMismatch : kExitOk;
+}
+
+void write_regen_markdown(const std::filesystem::path& path, const RegenReport& r) {
+  std::vector<RegenChange> changes;
+  for (const auto& d : r.devices)
+    for (const auto& s : d.scenarios) changes.insert(changes.end(), s.changes.begin(), s.changes.end());
+  write_regen_markdown(path, changes, r.tolerances);
 }
 
 std::string Tally::str() const {
@@ -162,7 +180,7 @@ void write_html_report(const std::filesystem::path& path, const VerifyReport& r)
         R"(<tr><td>{}</td><td>{}</td><td>{}</td><td style="color:{};font-weight:bold">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>)",
         xml_escape(e.scenario), xml_escape(e.device),
         xml_escape(e.kind == "invariant" ? "invariant: " + e.name : e.name), color, xml_escape(e.status),
-        e.kind == "series" ? num(e.max_abs) : "", e.kind == "series" ? num(e.max_rel) : "",
+        e.kind == "series" ? short_num(e.max_abs) : "", e.kind == "series" ? short_num(e.max_rel) : "",
         e.first_divergence >= 0 ? std::to_string(e.first_divergence) : "", xml_escape(e.detail));
     if (e.kind == "series" && (!e.golden.empty() || !e.observed.empty()))
       plots += fmt::format(
@@ -203,7 +221,7 @@ std::string tolerance_table(const std::vector<ToleranceRow>& rows) {
       "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& r : rows)
     md += fmt::format("| {} | {} | `{}` | {} | `{}` | {} | {} | {} |\n", r.scenario, r.device, r.series, r.dtype,
-                      r.cross, r.provenance.rfind("spread", 0) == 0 ? num(r.spread_rel) : r.provenance,
+                      r.cross, r.provenance.rfind("spread", 0) == 0 ? short_num(r.spread_rel) : r.provenance,
                       r.differing.empty() ? "none" : r.differing,
                       std::isnan(r.catches)      ? "(all values zero)"
                       : std::isfinite(r.catches) ? fmt::format("{:.2g}%", 100 * r.catches)
@@ -228,7 +246,7 @@ void write_regen_markdown(const std::filesystem::path& path, const std::vector<R
     ++shown;
     md += fmt::format("| {} | {} | `{}` | {} | {} | {} |\n", c.scenario, c.device, c.series, c.change,
                       c.change == "changed" ? fmt::format("{} of {}", c.changed_values, c.values) : "",
-                      c.change == "changed" ? num(c.max_rel) : "");
+                      c.change == "changed" ? short_num(c.max_rel) : "");
   }
   if (!shown) md += "| | | | no series changed | | |\n";
   md +=

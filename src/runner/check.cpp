@@ -20,7 +20,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
 #include "src/core/envelope.h"
 #include "src/process/exec_paths.h"
@@ -31,6 +30,7 @@
 #include "trainproof/core/recorded_trace.h"
 #include "trainproof/core/temp_dir.h"
 #include "trainproof/golden/golden_store.h"
+#include "trainproof/report/console.h"
 #include "trainproof/report/report.h"
 #include "trainproof/runner/fingerprint.h"
 #include "trainproof/runner/runner.h"
@@ -411,12 +411,12 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
 // across them, and the golden written atomically with what changed. Refused (nothing written)
 // while a law is broken or a series moves beyond its ceiling, unless --force.
 bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const std::vector<Law>& laws,
-                  const CheckOptions& o, const std::vector<ExecPath>& paths, Progress& progress) {
+                  const CheckOptions& o, const std::optional<Tolerance>& ceiling, const std::vector<ExecPath>& paths,
+                  Progress& progress) {
   Trace t = to_trace(straight);
   std::vector<std::string> problems;
   std::vector<std::pair<std::string, Trace>> others;
-  nlohmann::json measured = nlohmann::json::array();
-  measured.push_back({{"name", paths[0].name}, {"env", paths[0].env_text()}});
+  std::vector<ExecPath> measured{paths[0]};
   for (size_t p = 1; p < paths.size(); ++p) {
     progress.run(fmt::format("execution path {} ({})", paths[p].name, paths[p].env_text()));
     const Run r = launch.make("path-" + paths[p].name);
@@ -426,11 +426,11 @@ bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const s
       continue;
     }
     others.emplace_back(paths[p].name, to_trace(read_recorded_trace(r.trace)));
-    measured.push_back({{"name", paths[p].name}, {"env", paths[p].env_text()}});
+    measured.push_back(paths[p]);
   }
   const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
   for (auto& s : t.series) {
-    if (!o.ceiling.empty()) s.ceiling = Tolerance::parse(o.ceiling);
+    if (ceiling) s.ceiling = *ceiling;
     std::vector<PathSeries> spread;
     for (const auto& [path, trace] : others) spread.push_back({path, trace.find(s.name)});
     if (!measure_cross_tolerance(s, spread, factor))
@@ -454,11 +454,11 @@ bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const s
   }
   const DeviceGolden* before = nullptr;
   if (old && old->devices.count(kCheckGroup)) before = &old->devices.at(kCheckGroup);
-  std::vector<RegenChange> changes;
+  const std::vector<RegenChange> changes = describe_changes(before ? &before->trace : nullptr, t, "check", kCheckGroup);
   std::vector<ToleranceRow> rows;
-  fmt::print("\n{} ({} execution paths, safety factor {}):\n", o.golden.string(), measured.size(), factor);
-  describe_changes(before ? &before->trace : nullptr, t, "check", kCheckGroup, changes);
   add_tolerance_rows("check", kCheckGroup, t, rows);
+  fmt::print("\n{} ({} execution paths, safety factor {}):\n", o.golden.string(), measured.size(), factor);
+  print_changes(changes);
   if (!problems.empty() && !o.force) {
     if (!o.markdown.empty()) write_regen_markdown(o.markdown, changes, rows);
     for (const auto& p : problems) fmt::print("    REFUSED: {}\n", p);
@@ -470,7 +470,7 @@ bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const s
   g.scenario = o.golden.stem().string();
   g.trainproof_version = kTrainproofVersion;
   g.created_utc = utc_now();
-  g.devices[kCheckGroup] = DeviceGolden{current_fingerprint(c10::Device("cpu")), std::move(t), measured.dump(),
+  g.devices[kCheckGroup] = DeviceGolden{current_fingerprint(c10::Device("cpu")), std::move(t), paths_json(measured),
                                         fmt::format("{}", fmt::join(problems, "\n"))};
   if (o.golden.has_parent_path()) fs::create_directories(o.golden.parent_path());
   write_golden(o.golden, g);
@@ -486,9 +486,10 @@ int check(const CheckOptions& o) {
   if (o.kills < 0) throw BadInput(fmt::format("--kills {}: must be 0 or more", o.kills));
   if (o.regen && o.golden.empty()) throw BadInput("check --regen: name the golden to write with --golden FILE");
   if (!o.markdown.empty() && !o.regen) throw BadInput("check --markdown: only with --regen");
+  std::optional<Tolerance> ceiling;
   if (!o.ceiling.empty()) {
     try {
-      Tolerance::parse(o.ceiling);
+      ceiling = Tolerance::parse(o.ceiling);
     } catch (const std::invalid_argument& e) {
       throw BadInput(fmt::format("--ceiling '{}': {}", o.ceiling, e.what()));
     }
@@ -547,7 +548,7 @@ int check(const CheckOptions& o) {
   VerifyReport report;
   if (golden) laws.push_back(golden_law(to_trace(a), *golden, o, report));
   bool refused = false;
-  if (o.regen) refused = !regen_golden(launch, a, laws, o, paths, progress);
+  if (o.regen) refused = !regen_golden(launch, a, laws, o, ceiling, paths, progress);
 
   fmt::print("\n{:<8} {}\n", "status", "law");
   for (const auto& l : laws) {

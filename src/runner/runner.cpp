@@ -1,4 +1,5 @@
-// verify, regen, record and tolerances (runner.h). Progress goes to stderr, results to stdout.
+// verify, regen, compare, record, tolerances and run (runner.h). Progress goes to stderr; the
+// reports go back to the caller.
 #include "trainproof/runner/runner.h"
 
 #include <algorithm>
@@ -7,6 +8,8 @@
 #include <ctime>
 #include <map>
 #include <optional>
+
+#include <ATen/Parallel.h>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -79,11 +82,6 @@ double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-std::string fmt_err(double v) {
-  if (v == 0) return "0";
-  return fmt::format("{:.3g}", v);
-}
-
 std::vector<double> values_of(const Trace& t, const std::string& name) {
   const Series* s = t.find(name);
   if (!s) return {};
@@ -150,27 +148,6 @@ bool check_run(const std::string& scenario, const std::string& label, const Devi
   return ok;
 }
 
-void write_reports(const VerifyOptions& o, const VerifyReport& report) {
-  if (!o.json.empty()) write_json_report(o.json, report);
-  if (!o.junit.empty()) write_junit_report(o.junit, report);
-  if (!o.html.empty()) write_html_report(o.html, report);
-}
-
-size_t count_failed(const std::vector<ReportEntry>& entries) {
-  return tally(entries).failed;
-}
-
-// Bad input outranks an internal error, which outranks a mismatch (errors.h).
-int exit_code(const VerifyReport& report) {
-  bool bad_input = false, internal = false, mismatch = false;
-  for (const auto& e : report.entries) {
-    bad_input = bad_input || e.status == "BAD INPUT";
-    internal = internal || e.status == "ERROR";
-    mismatch = mismatch || e.failed();
-  }
-  return bad_input ? kExitBadInput : internal ? kExitInternal : mismatch ? kExitMismatch : kExitOk;
-}
-
 // A key that is equal for two traces exactly when every series that is not informational
 // (timings) is bitwise equal.
 uint64_t trace_key(const Trace& t) {
@@ -185,11 +162,12 @@ uint64_t trace_key(const Trace& t) {
   return h;
 }
 
-int verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>& defs) {
+VerifyReport verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>& defs) {
   if (o.device == "cuda") throw BadInput("--paths simulates the CPU's execution paths: use it with --device cpu");
   const auto paths = select_paths(cpu_paths(cpu_flags()), o.path_set);
   const auto goldens = load_goldens(defs, o.golden_dir);
   VerifyReport report;
+  report.force_cross = o.force_cross;
   const auto t0 = Clock::now();
   std::vector<std::string> names;
   for (const auto& def : defs)
@@ -200,15 +178,10 @@ int verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>& defs) {
   TempDir work("paths");
   const auto runs = names.empty() ? std::vector<PathRun>{} : run_paths(paths, names, "cpu", work.path(), o.jobs);
 
-  struct PathSummary {
-    size_t checks = 0, failing = 0;
-    std::vector<std::string> fingerprint;
-  };
-  std::vector<PathSummary> summary(runs.size());
   // scenario -> groups of paths with bitwise identical results, in path order
   std::map<std::string, std::vector<std::pair<uint64_t, std::vector<std::string>>>> classes;
-  for (size_t p = 0; p < runs.size(); ++p) {
-    const PathRun& run = runs[p];
+  for (const PathRun& run : runs) {
+    PathSummary summary{run.path.name, run.path.env_text(), 0, 0, run.seconds, {}};
     const std::string label = "cpu@" + run.path.name;
     const size_t first = report.entries.size();
     if (!run.recording) {
@@ -228,7 +201,7 @@ int verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>& defs) {
           const auto diffs = fingerprint_diff(g.fingerprint, run.recording->fingerprint);
           if (!noted)
             for (const auto& d : diffs)
-              summary[p].fingerprint.push_back(fmt::format("{}: {} -> {}", d.field, d.golden, d.current));
+              summary.fingerprint.push_back(fmt::format("{}: {} -> {}", d.field, d.golden, d.current));
           noted = true;
           check_run(name, label, g, rec->second.trace, o.force_cross || is_cross_environment(diffs), report);
           auto& groups = classes[name];
@@ -239,69 +212,20 @@ int verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>& defs) {
         }
       }
     }
-    summary[p].checks = report.entries.size() - first;
-    summary[p].failing = count_failed({report.entries.begin() + static_cast<long>(first), report.entries.end()});
+    summary.checks = report.entries.size() - first;
+    summary.failing = tally({report.entries.begin() + static_cast<long>(first), report.entries.end()}).failed;
+    report.paths.push_back(std::move(summary));
   }
-
-  std::vector<ReportEntry> failing;
-  for (const auto& e : report.entries)
-    if (e.failed()) failing.push_back(e);
-  if (!failing.empty()) {
-    fmt::print("\nchecks not passing:");
-    print_results(failing);
+  for (auto& [name, groups] : classes) {
+    PathAgreement a{name, {}};
+    for (auto& [key, members] : groups) a.groups.push_back(std::move(members));
+    report.agreement.push_back(std::move(a));
   }
-  fmt::print("\n{:<20} {:>7} {:>12} {:>9}  {}\n", "execution path", "checks", "not passing", "seconds", "environment");
-  for (size_t p = 0; p < runs.size(); ++p)
-    fmt::print("{:<20} {:>7} {:>12} {:>9.1f}  {}\n", runs[p].path.name, summary[p].checks, summary[p].failing,
-               runs[p].seconds, runs[p].path.env_text());
-  fmt::print("\nfingerprint fields each path changes (golden -> path):\n");
-  for (size_t p = 0; p < runs.size(); ++p)
-    fmt::print("  {:<20} {}\n", runs[p].path.name,
-               summary[p].fingerprint.empty() ? "none (the golden's own environment: exact tolerances)"
-                                              : fmt::format("{}", fmt::join(summary[p].fingerprint, "; ")));
-  fmt::print("\nagreement between paths (paths in one group produced bitwise identical traces):\n");
-  for (const auto& [name, groups] : classes) {
-    std::vector<std::string> text;
-    for (const auto& [key, members] : groups) text.push_back(fmt::format("[{}]", fmt::join(members, " ")));
-    fmt::print("  {:<22} {} distinct: {}\n", name, groups.size(), fmt::join(text, " "));
-  }
-  const size_t failed = count_failed(report.entries);
   report.seconds = since(t0);
-  fmt::print("\nverify --paths: {} paths, {} checks, {} not passing, {} skipped, {:.1f} s\n", runs.size(),
-             report.entries.size(), failed, tally(report.entries).skipped, report.seconds);
-  write_reports(o, report);
-  return exit_code(report);
+  return report;
 }
 
 }  // namespace
-
-void print_results(const std::vector<ReportEntry>& entries) {
-  size_t wide = 6, dev_wide = 5;  // the series and device columns fit their longest entries
-  for (const auto& e : entries) {
-    if (e.kind != "invariant") wide = std::max(wide, e.name.size());
-    dev_wide = std::max(dev_wide, e.device.size());
-  }
-  fmt::print("\n{:<20} {:<{}} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", "scenario", "dev", dev_wide, "series", wide,
-             "status", "max abs", "max rel", "ulp", "first", "tolerance");
-  for (const auto& e : entries) {
-    if (e.kind == "invariant") continue;
-    const bool series = e.kind == "series";
-    fmt::print("{:<20} {:<{}} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", e.scenario, e.device, dev_wide, e.name, wide,
-               e.status, series ? fmt_err(e.max_abs) : "", series ? fmt_err(e.max_rel) : "",
-               series ? std::to_string(e.max_ulp) : "",
-               e.first_divergence >= 0 ? std::to_string(e.first_divergence) : (series ? "-" : ""),
-               series ? e.tolerance + (e.cross_environment ? " [cross]" : "") : "");
-    if (e.status != "pass" && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
-  }
-  bool header = false;
-  for (const auto& e : entries) {
-    if (e.kind != "invariant") continue;
-    if (!header) fmt::print("\n{:<20} {:<{}} {:<9} {}\n", "scenario", "dev", dev_wide, "status", "invariant");
-    header = true;
-    fmt::print("{:<20} {:<{}} {:<9} {}\n", e.scenario, e.device, dev_wide, e.status, e.name);
-    if (e.status != "pass" && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
-  }
-}
 
 ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross) {
   ReportEntry e(scenario, dev, "series", c.series, std::string(verdict_name(c.verdict)), c.tolerance, c.detail);
@@ -315,12 +239,13 @@ ReportEntry series_entry(const std::string& scenario, const std::string& dev, co
 
 // ---- verify -----------------------------------------------------------------------------
 
-int verify(const VerifyOptions& o) {
+VerifyReport verify(const VerifyOptions& o) {
   const auto defs = resolve_scenarios(o.scenarios);
   if (o.paths) return verify_paths(o, defs);
   const auto devices = resolve_devices(o.device);
   const auto goldens = load_goldens(defs, o.golden_dir);
   VerifyReport report;
+  report.force_cross = o.force_cross;
   std::map<std::string, std::vector<std::string>> unverified;  // device -> scenarios without its golden
   const size_t total = defs.size() * devices.size();
   size_t k = 0;
@@ -359,29 +284,13 @@ int verify(const VerifyOptions& o) {
       fmt::print(stderr, "{} ({:.2f} s)\n", ok ? "ok" : "MISMATCH", since(t0));
     }
   }
-  print_results(report.entries);
-  if (!report.fingerprint_notes.empty()) {
-    fmt::print(
-        "\nfingerprint fields that differ from the golden's (the golden's cross-environment tolerances apply):\n");
-    for (const auto& n : report.fingerprint_notes) fmt::print("{}\n", n);
-  } else if (o.force_cross) {
-    fmt::print("\n--cross: the golden's cross-environment tolerances applied on its own environment\n");
-  }
   for (const auto& [dev, scenarios] : unverified)
     report.unverified_devices.push_back(fmt::format(
         "{}: NOT VERIFIED for {} of {} scenarios ({}): their goldens have no /{} group yet. Create them on this "
         "machine with `trainproof regen --device {}`; `verify --require-all-devices` makes this an error.",
         dev, scenarios.size(), defs.size(), fmt::join(scenarios, ", "), dev, dev));
   report.seconds = since(t_all);
-  const Tally n = tally(report.entries);
-  fmt::print("\nverify: {} checks, {} not passing ({}), {:.1f} s\n", report.entries.size(), n.failed, n.str(),
-             report.seconds);
-  for (const auto& d : report.unverified_devices) {
-    fmt::print("\n*** {}\n", d);
-    fmt::print(stderr, "WARNING: {}\n", d);
-  }
-  write_reports(o, report);
-  return exit_code(report);
+  return report;
 }
 
 // ---- regen ------------------------------------------------------------------------------
@@ -395,19 +304,19 @@ std::string spread_text(const Series& s) {
   if (!s.provenance) return s.cross.is_any() ? "informational" : "not measured";
   const Provenance& p = *s.provenance;
   if (p.differing.empty()) return "bitwise equal on every path";
-  return fmt::format("spread {} (rel {}) on {}", fmt_err(p.spread_abs), fmt_err(p.spread_rel), p.differing);
+  return fmt::format("spread {} (rel {}) on {}", short_num(p.spread_abs), short_num(p.spread_rel), p.differing);
 }
 
 }  // namespace
 
-void describe_changes(const Trace* old_trace, const Trace& fresh, const std::string& scenario, const std::string& dev,
-                      std::vector<RegenChange>& changes) {
+std::vector<RegenChange> describe_changes(const Trace* old_trace, const Trace& fresh, const std::string& scenario,
+                                          const std::string& dev) {
+  std::vector<RegenChange> changes;
   for (const auto& s : fresh.series) {
     const Series* old = old_trace ? old_trace->find(s.name) : nullptr;
-    RegenChange ch{scenario, dev, s.name, "new", s.size(), 0, 0, ""};
-    std::string what;
+    RegenChange ch{scenario, dev, s.name, "new", s.size(), 0, 0, "", "", ""};
     if (!old) {
-      what = fmt::format("new ({} values, {})", s.size(), dtype_name(s.produced));
+      ch.what = fmt::format("new ({} values, {})", s.size(), dtype_name(s.produced));
     } else {
       const auto c = compare_series_with(*old, s, Tolerance::exact());
       ch.change = c.passed() ? "unchanged" : "changed";
@@ -415,37 +324,25 @@ void describe_changes(const Trace* old_trace, const Trace& fresh, const std::str
       ch.max_rel = c.max_rel;
       ch.detail = c.detail;
       if (c.passed()) {
-        what = "unchanged";
+        ch.what = "unchanged";
       } else if (c.verdict == Verdict::kFail) {
-        what =
+        ch.what =
             fmt::format("changed: {} of {} values, max abs {}, max rel {}, max ulp {}, first at [{}]: {:.9g} -> {:.9g}",
-                        c.divergent, c.golden_size, fmt_err(c.max_abs), fmt_err(c.max_rel), c.max_ulp,
+                        c.divergent, c.golden_size, short_num(c.max_abs), short_num(c.max_rel), c.max_ulp,
                         c.first_divergence, c.golden_value, c.observed_value);
       } else {
-        what = "changed: " + c.detail;
+        ch.what = "changed: " + c.detail;
       }
-      if (old->cross != s.cross) what += fmt::format("; cross tolerance {} -> {}", old->cross.str(), s.cross.str());
+      if (old->cross != s.cross) ch.what += fmt::format("; cross tolerance {} -> {}", old->cross.str(), s.cross.str());
     }
-    fmt::print("    {:<32} {}\n    {:<32}   cross {}: {}\n", s.name, what, "", s.cross.str(), spread_text(s));
+    ch.cross = fmt::format("{}: {}", s.cross.str(), spread_text(s));
     changes.push_back(std::move(ch));
   }
   if (old_trace)
     for (const auto& s : old_trace->series)
-      if (!fresh.find(s.name)) {
-        fmt::print("    {:<32} removed\n", s.name);
-        changes.push_back({scenario, dev, s.name, "removed", s.size(), 0, 0, ""});
-      }
+      if (!fresh.find(s.name)) changes.push_back({scenario, dev, s.name, "removed", s.size(), 0, 0, "", "removed", ""});
+  return changes;
 }
-
-namespace {
-
-std::string paths_json(const std::vector<PathRun>& runs) {
-  nlohmann::json j = nlohmann::json::array();
-  for (const auto& r : runs) j.push_back({{"name", r.path.name}, {"env", r.path.env_text()}});
-  return j.dump();
-}
-
-}  // namespace
 
 void add_tolerance_rows(const std::string& scenario, const std::string& dev, const Trace& t,
                         std::vector<ToleranceRow>& rows) {
@@ -454,7 +351,7 @@ void add_tolerance_rows(const std::string& scenario, const std::string& dev, con
     if (s.provenance) {
       r.spread_rel = s.provenance->spread_rel;
       r.differing = s.provenance->differing;
-      r.provenance = fmt::format("spread {} x {} (floor {}, ceiling {})", fmt_err(s.provenance->spread_abs),
+      r.provenance = fmt::format("spread {} x {} (floor {}, ceiling {})", short_num(s.provenance->spread_abs),
                                  s.provenance->factor, s.provenance->floor, s.provenance->ceiling);
     } else {
       r.provenance = s.cross.is_any() ? "informational" : "declared (schema 1: not measured)";
@@ -464,7 +361,7 @@ void add_tolerance_rows(const std::string& scenario, const std::string& dev, con
   }
 }
 
-int regen(const RegenOptions& o) {
+RegenReport regen(const RegenOptions& o) {
   const auto defs = resolve_scenarios(o.scenarios);
   const auto devices = resolve_devices(o.device);
   const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
@@ -482,21 +379,17 @@ int regen(const RegenOptions& o) {
       fmt::print(stderr, "note: the old golden is unreadable and will be replaced: {}\n", e.what());
     }
   }
-  std::vector<RegenChange> changes;
-  std::vector<ToleranceRow> rows;
-  std::vector<std::string> refused;
+  RegenReport report;
+  report.dry_run = o.dry_run;
   for (const auto& dev : devices) {
     // CUDA: one path (this GPU); its cross tolerances are the dtype floors until GPUs are compared.
     const auto paths = dev == "cpu" ? select_paths(cpu_paths(cpu_flags()), o.path_set)
                                     : std::vector<ExecPath>{{"native", "this GPU", {}}};
-    fmt::print(
-        "regen on {}: {} scenarios under {} execution paths ({}), safety factor {}\n", dev, names.size(), paths.size(),
-        [&] {
-          std::vector<std::string> n;
-          for (const auto& p : paths) n.push_back(p.name);
-          return fmt::format("{}", fmt::join(n, ", "));
-        }(),
-        factor);
+    RegenDevice& rd = report.devices.emplace_back();
+    rd.device = dev;
+    rd.safety_factor = factor;
+    for (const auto& p : paths) rd.paths.push_back(p.name);
+    fmt::print(stderr, "regen on {}: {} scenarios under {} execution paths\n", dev, names.size(), paths.size());
     TempDir work("regen");
     const auto runs = run_paths(paths, names, dev, work.path(), o.jobs);
     for (const auto& run : runs)
@@ -505,12 +398,14 @@ int regen(const RegenOptions& o) {
                                              run.path.name, run.error));
     for (const auto& def : defs) {
       const ScenarioRecord& ref = runs[0].recording->scenarios.at(def.name);
-      fmt::print("{} on {}:\n", def.name, dev);
+      RegenScenario& rs = rd.scenarios.emplace_back();
+      rs.scenario = def.name;
+      rs.device = dev;
       if (ref.status == "skipped") {
-        fmt::print("    skipped ({}); the golden's /{} group is left as it was\n", ref.reason, dev);
+        rs.skipped = ref.reason;
         continue;
       }
-      std::vector<std::string> problems;
+      std::vector<std::string>& problems = rs.problems;
       if (ref.status != "ok") problems.push_back(fmt::format("it failed to run: {}", ref.reason));
       Trace t = ref.trace;
       for (const auto& run : runs) {
@@ -544,51 +439,35 @@ int regen(const RegenOptions& o) {
           problems.push_back(fmt::format(
               "series '{}' moves by {} on paths {} (x{} safety factor), beyond the ceiling {} "
               "that the document's claim allows",
-              s.name, fmt_err(s.provenance->spread_abs), s.provenance->beyond, factor, s.provenance->ceiling));
+              s.name, short_num(s.provenance->spread_abs), s.provenance->beyond, factor, s.provenance->ceiling));
       }
-      describe_changes(old_group ? &old_group->trace : nullptr, t, def.name, dev, changes);
-      add_tolerance_rows(def.name, dev, t, rows);
+      rs.changes = describe_changes(old_group ? &old_group->trace : nullptr, t, def.name, dev);
+      add_tolerance_rows(def.name, dev, t, report.tolerances);
       if (!problems.empty() && !o.force) {
-        for (const auto& p : problems) fmt::print("    REFUSED: {}\n", p);
-        refused.push_back(def.name);
+        rs.refused = true;
+        report.refused.push_back(def.name);
         continue;
       }
-      for (const auto& p : problems) fmt::print("    FORCED (--force): {}\n", p);
-      if (!problems.empty())
-        fmt::print(stderr,
-                   "WARNING: {} on {}: written with --force although {} problem(s) would refuse it; the "
-                   "golden records them in its 'forced' attribute\n",
-                   def.name, dev, problems.size());
       t.invariants.clear();
       GoldenFile& g = fresh.try_emplace(def.name, o_it != old.end() ? o_it->second : GoldenFile{}).first->second;
-      g.devices[dev] = DeviceGolden{runs[0].recording->fingerprint, std::move(t), paths_json(runs),
+      g.devices[dev] = DeviceGolden{runs[0].recording->fingerprint, std::move(t), paths_json(paths),
                                     fmt::format("{}", fmt::join(problems, "\n"))};
     }
   }
   for (auto& [name, g] : fresh) {
-    if (std::find(refused.begin(), refused.end(), name) != refused.end()) continue;
+    if (std::find(report.refused.begin(), report.refused.end(), name) != report.refused.end()) continue;
     g.scenario = name;
     g.trainproof_version = kTrainproofVersion;
     g.created_utc = utc_now();
     g.schema_version = kGoldenSchemaVersion;
     const fs::path path = golden_path(o.golden_dir, name);
-    if (o.dry_run) {
-      fmt::print("(dry run: {} not written)\n", path.string());
-    } else {
+    if (!o.dry_run) {
       fs::create_directories(o.golden_dir);
       write_golden(path, g);
-      fmt::print("wrote {}\n", path.string());
     }
+    report.written.push_back(path.string());
   }
-  if (!o.markdown.empty()) write_regen_markdown(o.markdown, changes, rows);
-  if (!refused.empty()) {
-    fmt::print(stderr,
-               "regen: refused to write the goldens of {}: a law is broken or a series moves beyond what its "
-               "document claims (see REFUSED above)\n",
-               fmt::join(refused, ", "));
-    return kExitMismatch;
-  }
-  return kExitOk;
+  return report;
 }
 
 // ---- record and tolerances ----------------------------------------------------------------
@@ -619,23 +498,94 @@ int record(const std::vector<std::string>& scenarios, const std::string& device,
   return kExitOk;
 }
 
-int show_tolerances(const std::vector<std::string>& scenarios, const fs::path& golden_dir,
-                    const std::string& markdown) {
+std::vector<ToleranceRow> tolerances(const std::vector<std::string>& scenarios, const fs::path& golden_dir) {
   std::vector<ToleranceRow> rows;
   for (const auto& def : resolve_scenarios(scenarios)) {
     const GoldenFile g = read_golden(golden_path(golden_dir, def.name));
     for (const auto& [dev, dg] : g.devices) add_tolerance_rows(def.name, dev, dg.trace, rows);
   }
-  fmt::print("{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}\n", "scenario", "dev", "series", "dtype", "catches",
-             "cross tolerance", "provenance");
-  for (const auto& r : rows)
-    fmt::print("{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}{}\n", r.scenario, r.device, r.series, r.dtype,
-               std::isnan(r.catches)      ? "zeros"
-               : std::isfinite(r.catches) ? fmt::format("{:.2g}", r.catches)
-                                          : "-",
-               r.cross, r.provenance, r.differing.empty() ? "" : "; differs on " + r.differing);
-  if (!markdown.empty()) write_tolerance_markdown(markdown, rows);
-  return kExitOk;
+  return rows;
+}
+
+// ---- compare ------------------------------------------------------------------------------
+
+VerifyReport compare(const CompareOptions& o) {
+  const std::string observed_device = o.observed_device.empty() ? o.device : o.observed_device;
+  const GoldenFile a = read_golden(o.reference), b = read_golden(o.observed);
+  auto ga = a.devices.find(o.device);
+  auto gb = b.devices.find(observed_device);
+  if (ga == a.devices.end()) throw BadInput(fmt::format("{}: no /{} group", o.reference.string(), o.device));
+  if (gb == b.devices.end()) throw BadInput(fmt::format("{}: no /{} group", o.observed.string(), observed_device));
+  const bool by_ceiling = o.tolerance == "ceiling", across = observed_device != o.device;
+  std::optional<Tolerance> policy;
+  if (!o.tolerance.empty() && !by_ceiling) {
+    try {
+      policy = Tolerance::parse(o.tolerance);
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(fmt::format("--tolerance: {}", e.what()));
+    }
+  }
+  const std::string label = across ? o.device + "/" + observed_device : o.device;
+  VerifyReport report;
+  const auto t0 = Clock::now();
+  for (auto c : compare_traces(ga->second.trace, gb->second.trace, o.cross)) {
+    const Series* g = ga->second.trace.find(c.series);
+    if ((policy || by_ceiling) && (c.verdict == Verdict::kPass || c.verdict == Verdict::kFail)) {
+      const double ceiling = by_ceiling ? ceiling_allowance(*g) : 0;
+      const Tolerance t = policy ? *policy : ceiling > 0 ? Tolerance::abs(ceiling) : Tolerance::exact();
+      c = compare_series_with(*g, *gb->second.trace.find(c.series), t);
+    }
+    if (across && (c.verdict == Verdict::kMissingSeries || c.verdict == Verdict::kNewSeries)) {
+      report.entries.emplace_back(
+          b.scenario, label, "series", c.series, "skipped", "",
+          fmt::format("recorded on {} only", c.verdict == Verdict::kNewSeries ? observed_device : o.device));
+      continue;
+    }
+    report.entries.push_back(series_entry(b.scenario, label, c, o.cross && !policy && !by_ceiling));
+  }
+  report.seconds = since(t0);
+  return report;
+}
+
+// ---- run and list -------------------------------------------------------------------------
+
+VerifyReport run(const std::string& scenario, const std::string& device) {
+  const auto defs = resolve_scenarios({scenario});
+  VerifyReport report;
+  const auto t0 = Clock::now();
+  for (const auto& dev : resolve_devices(device)) {
+    try {
+      const Trace t = run_scenario(defs[0], c10::Device(dev), /*echo=*/true);
+      for (const auto& inv : t.invariants)
+        if (!inv.held) report.entries.emplace_back(scenario, dev, "invariant", inv.name, "BROKEN", "", inv.detail);
+    } catch (const Skipped& s) {
+      report.entries.emplace_back(scenario, dev, "run", "(all)", "skipped", "", s.what());
+    }
+  }
+  report.seconds = since(t0);
+  return report;
+}
+
+std::string golden_status(const fs::path& golden_dir, const std::string& scenario) {
+  const fs::path p = golden_path(golden_dir, scenario);
+  if (!fs::exists(p)) return "missing";
+  try {
+    std::vector<std::string> devs;
+    for (const auto& [dev, dg] : read_golden(p).devices) devs.push_back(dev);
+    return fmt::format("{}", fmt::join(devs, "+"));
+  } catch (const BadInput&) {
+    return "CORRUPT (verify says why)";
+  }
+}
+
+void apply_thread_count() {
+  const char* env = std::getenv("TRAINPROOF_THREADS");
+  if (!env || !*env) return;
+  char* end = nullptr;
+  const long n = std::strtol(env, &end, 10);
+  if (*end != '\0' || n < 1 || n > 1024)
+    throw BadInput(fmt::format("TRAINPROOF_THREADS: '{}' is not a thread count between 1 and 1024", env));
+  at::set_num_threads(static_cast<int>(n));
 }
 
 }  // namespace trainproof

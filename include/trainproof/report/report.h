@@ -41,6 +41,9 @@ struct ReportEntry {
 
 inline constexpr const char* kNotVerified = "NOT VERIFIED";
 
+// A difference or spread as reports print it: three significant digits ("0", "1.2e-07", "inf").
+std::string short_num(double v);
+
 // How many checks passed, failed, and were skipped (never counted as passes).
 struct Tally {
   size_t passed = 0, failed = 0, skipped = 0;
@@ -48,6 +51,20 @@ struct Tally {
 };
 Tally tally(const std::vector<ReportEntry>& entries);
 
+// verify --paths: what one execution path found, and what it changes in the fingerprint.
+struct PathSummary {
+  std::string name, env;
+  size_t checks = 0, failing = 0;
+  double seconds = 0;
+  std::vector<std::string> fingerprint;  // "field: golden -> path"; empty: the golden's own environment
+};
+// verify --paths: per scenario, the paths grouped by bitwise identical traces, in path order.
+struct PathAgreement {
+  std::string scenario;
+  std::vector<std::vector<std::string>> groups;
+};
+
+// What verify and compare found (also what check reports).
 struct VerifyReport {
   std::vector<ReportEntry> entries;
   std::vector<std::string> fingerprint_notes;
@@ -55,18 +72,27 @@ struct VerifyReport {
   // creates their goldens (verify --device all on a GPU machine with CPU-only goldens).
   std::vector<std::string> unverified_devices;
   double seconds = 0;
+  bool force_cross = false;              // --cross: cross tolerances applied on the golden's own environment
+  std::vector<PathSummary> paths;        // verify --paths only
+  std::vector<PathAgreement> agreement;  // verify --paths only
 };
+
+// The exit code of a report (errors.h): bad input outranks an internal error, which outranks
+// a mismatch or broken invariant; skipped and NOT VERIFIED checks are neither.
+int exit_code(const VerifyReport& r);
 
 void write_json_report(const std::filesystem::path& path, const VerifyReport& r);
 void write_junit_report(const std::filesystem::path& path, const VerifyReport& r);
 void write_html_report(const std::filesystem::path& path, const VerifyReport& r);
 
-// One line per changed series, for a pull-request comment after `regen`.
+// One line per series of a fresh golden against the old one (and for a pull-request comment).
 struct RegenChange {
   std::string scenario, device, series, change;  // change: new, unchanged, changed, removed
   size_t values = 0, changed_values = 0;
   double max_rel = 0;
   std::string detail;
+  std::string what;   // the change in words: "unchanged", "new (60 values, float32)", "changed: ..."
+  std::string cross;  // its cross-environment tolerance, and the spread that set it
 };
 // Per series of a golden: its cross-environment tolerance, where it came from, and the
 // smallest relative change it catches (every value scaled by 1 + r).
@@ -76,9 +102,33 @@ struct ToleranceRow {
   std::string differing;  // paths not bitwise equal to the reference
   double catches = 0;     // infinity: informational
 };
+// What regen did on one device: the paths that ran, and per scenario what changed and what
+// refused it (a broken law, a series beyond its ceiling).
+struct RegenScenario {
+  std::string scenario, device;
+  std::string skipped;  // why it did not run on this device ("" = it ran); its group is kept
+  std::vector<RegenChange> changes;
+  std::vector<std::string> problems;  // each refuses the golden unless --force
+  bool refused = false;               // problems, no --force: not written
+};
+struct RegenDevice {
+  std::string device;
+  std::vector<std::string> paths;  // execution paths whose spread set the cross tolerances
+  double safety_factor = 0;
+  std::vector<RegenScenario> scenarios;
+};
+struct RegenReport {
+  std::vector<RegenDevice> devices;
+  std::vector<ToleranceRow> tolerances;
+  std::vector<std::string> written;  // golden files written (dry run: that would be)
+  bool dry_run = false;
+  std::vector<std::string> refused;  // scenarios whose golden was not written
+};
+
 // What changed, then every series' tolerance and detection power.
 void write_regen_markdown(const std::filesystem::path& path, const std::vector<RegenChange>& changes,
                           const std::vector<ToleranceRow>& tolerances);
+void write_regen_markdown(const std::filesystem::path& path, const RegenReport& r);
 void write_tolerance_markdown(const std::filesystem::path& path, const std::vector<ToleranceRow>& rows);
 
 }  // namespace trainproof

@@ -1,6 +1,6 @@
-// verify, regen, record and tolerances as functions the CLI calls: each prints its report,
-// writes what it was asked to, and returns the exit code (0 pass, 1 mismatch or broken
-// law, 2 bad input).
+// verify, regen, compare, tolerances and run as library functions: each returns its report
+// (report.h), which the console reporter prints and the report writers write; exit_code()
+// of a report is the process's. Progress goes to stderr. Bad input throws BadInput.
 #pragma once
 
 #include <filesystem>
@@ -20,8 +20,7 @@ std::vector<std::string> resolve_devices(const std::string& flag);
 std::vector<ScenarioDef> resolve_scenarios(const std::vector<std::string>& names);
 std::filesystem::path golden_path(const std::filesystem::path& dir, const std::string& scenario);
 
-// The result tables of verify and compare: series (and run problems), then invariants.
-void print_results(const std::vector<ReportEntry>& entries);
+// A series comparison as a report row.
 ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross);
 
 // What verify does when a golden has no group for a device it runs: the CPU, and a device
@@ -34,32 +33,50 @@ struct VerifyOptions {
   std::vector<std::string> scenarios;
   std::string device = "all";
   std::filesystem::path golden_dir;
-  std::string json, junit, html;
   bool force_cross = false;          // apply the cross-environment tolerances even on the golden's machine
   bool paths = false;                // run every scenario under each execution path, each in its own process
   std::string path_set = "all";      // which paths (comma-separated names)
   int jobs = 1;                      // path processes at a time
   bool require_all_devices = false;  // a present device without goldens is bad input, not NOT VERIFIED
 };
-int verify(const VerifyOptions& o);
+VerifyReport verify(const VerifyOptions& o);
 
 struct RegenOptions {
   std::vector<std::string> scenarios;
   std::string device = "all";
   std::filesystem::path golden_dir;
   bool dry_run = false;
-  std::string markdown;
   std::string path_set = "all";
   int jobs = 1;
   double safety_factor = 0;  // 0: kDefaultSafetyFactor
   bool force = false;        // write even what would be refused, and record that in the golden
 };
-int regen(const RegenOptions& o);
+// Writes the goldens it does not refuse (none with dry_run); a refused scenario is in
+// `refused` and exit 1.
+RegenReport regen(const RegenOptions& o);
 
-// What regen prints for each series of a fresh golden trace against the old one (null: a new
-// golden), collected for --markdown; and each series' tolerance row.
-void describe_changes(const Trace* old_trace, const Trace& fresh, const std::string& scenario, const std::string& dev,
-                      std::vector<RegenChange>& changes);
+// Compares the traces in two golden files, `observed` against `reference`, for one device:
+// with `tolerance`, that policy for every series; otherwise the reference's own (the same
+// environment's unless `cross`). `tolerance` "ceiling" compares each series within the most
+// its scenario lets any machine move it (the ceiling regen records); with `observed_device`
+// another device's group is the observed one (CPU against CUDA), and a series only one
+// device records is noted, not failed.
+struct CompareOptions {
+  std::filesystem::path reference, observed;
+  std::string device = "cpu", observed_device;  // observed_device: empty = device
+  std::string tolerance;
+  bool cross = false;
+};
+VerifyReport compare(const CompareOptions& o);
+
+// Runs one scenario, printing its document-style output; the report holds its broken
+// invariants and skips (an empty report: everything held).
+VerifyReport run(const std::string& scenario, const std::string& device);
+
+// What a fresh golden trace changes against the old one (null: a new golden), series by
+// series; and each series' tolerance row.
+std::vector<RegenChange> describe_changes(const Trace* old_trace, const Trace& fresh, const std::string& scenario,
+                                          const std::string& dev);
 void add_tolerance_rows(const std::string& scenario, const std::string& dev, const Trace& t,
                         std::vector<ToleranceRow>& rows);
 
@@ -68,8 +85,16 @@ void add_tolerance_rows(const std::string& scenario, const std::string& dev, con
 int record(const std::vector<std::string>& scenarios, const std::string& device, const std::filesystem::path& out);
 
 // Per series of the goldens: the cross-environment tolerance, where it came from, and the
-// smallest relative change it catches; optionally as a Markdown table.
-int show_tolerances(const std::vector<std::string>& scenarios, const std::filesystem::path& golden_dir,
-                    const std::string& markdown);
+// smallest relative change it catches.
+std::vector<ToleranceRow> tolerances(const std::vector<std::string>& scenarios,
+                                     const std::filesystem::path& golden_dir);
+
+// What `list` shows of a scenario's golden: its device groups ("cpu+cuda"), "missing", or
+// "CORRUPT (verify says why)".
+std::string golden_status(const std::filesystem::path& golden_dir, const std::string& scenario);
+
+// TRAINPROOF_THREADS sets LibTorch's intra-op thread count: how the execution-path matrix
+// runs thread counts above the machine's cores (OMP_NUM_THREADS is capped at them).
+void apply_thread_count();
 
 }  // namespace trainproof

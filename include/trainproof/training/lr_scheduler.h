@@ -13,6 +13,7 @@
 #include <torch/torch.h>
 
 #include "trainproof/training/checkpoint.h"
+#include "trainproof/training/schedule_options.h"
 
 namespace trainproof {
 
@@ -132,19 +133,6 @@ class CosineAnnealingLR : public LRScheduler {
   double eta_min_;
 };
 
-struct OneCycleOptions {
-  double max_lr = 0;
-  int64_t total_steps = 0;
-  double pct_start = 0.3;
-  enum class Anneal { kCos, kLinear } anneal = Anneal::kCos;
-  bool cycle_momentum = true;
-  double base_momentum = 0.85;
-  double max_momentum = 0.95;
-  double div_factor = 25.0;
-  double final_div_factor = 1e4;
-  bool three_phase = false;
-};
-
 // OneCycleLR; with cycle_momentum it also cycles SGD's momentum or Adam/AdamW's beta1.
 class OneCycleLR : public LRScheduler {
  public:
@@ -169,17 +157,6 @@ class OneCycleLR : public LRScheduler {
   OneCycleOptions o_;
   std::vector<Phase> phases_;
   std::vector<GroupParams> groups_;
-};
-
-struct PlateauOptions {
-  enum class Mode { kMin, kMax } mode = Mode::kMin;
-  double factor = 0.1;
-  int64_t patience = 10;
-  double threshold = 1e-4;
-  enum class ThresholdMode { kRel, kAbs } threshold_mode = ThresholdMode::kRel;
-  int64_t cooldown = 0;
-  double min_lr = 0;
-  double eps = 1e-8;
 };
 
 // ReduceLROnPlateau: stepped once per validation with the metric.

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "trainproof/training/lr_scheduler.h"
+#include "trainproof/training/schedule_options.h"
 
 namespace trainproof {
 

@@ -1,0 +1,54 @@
+// `trainproof check [options] -- CMD [ARGS...]`: a team's own training command held to the
+// documents' laws (runner/check.h).
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "src/cli/commands.h"
+#include "trainproof/runner/check.h"
+
+namespace trainproof::cli {
+
+CliCommand check_command() {
+  auto o = std::make_shared<CheckOptions>();
+  return {[o](CLI::App& app) {
+            auto* check = app.add_subcommand("check",
+                                             "Hold your own training command to the documents' laws: trainproof check "
+                                             "[options] -- CMD [ARGS...]");
+            check->add_option("command", o->command, "The training command, after --")->required();
+            check->add_option("--kills", o->kills, "SIGKILL a run this many times, restarting it after each")
+                ->capture_default_str()
+                ->check(CLI::Range(0, 100));
+            check->add_option("--seed", o->seed, "Where the kills land")->capture_default_str();
+            check->add_option("--keep", o->keep, "Keep the runs' folders, traces and logs in this folder");
+            check->add_option("--timeout", o->timeout_s, "Seconds one start of the command may take")
+                ->capture_default_str()
+                ->check(CLI::PositiveNumber);
+            check->add_option("--json", o->json, "Write the verdicts as JSON to this file");
+            check->add_option("--junit", o->junit, "Write JUnit XML to this file");
+            check->add_option("--html", o->html, "Write an HTML page to this file");
+            check->add_option("--expect-lr", o->expect_lr_spec,
+                              "The schedule the recorded lr must follow, as `lr-curve` takes it, e.g. "
+                              "'warmup-cosine --lr 3e-3 --warmup 6 --total 60'");
+            check->add_option("--golden", o->golden, "Hold the trace to this golden (.h5); with --regen, write it");
+            check->add_flag("--regen", o->regen,
+                            "Write the golden: the command also runs under each execution path, whose spread sets "
+                            "the cross-machine tolerances");
+            check->add_option("--markdown", o->markdown, "With --regen: write what changed as Markdown (for a PR)");
+            check->add_option("--path-set", o->path_set, "With --regen: execution paths (comma-separated, or all)")
+                ->capture_default_str();
+            check->add_option("--safety-factor", o->safety_factor, "With --regen: cross tolerance = spread x this (4)")
+                ->check(CLI::Range(1.0, 1000.0));
+            check->add_option("--ceiling", o->ceiling,
+                              "With --regen: the most any series may move across machines, e.g. 'rel(0.01)' "
+                              "(default rel(1e-3) of its largest value)");
+            check->add_flag("--force", o->force, "With --regen: write the golden although a law is broken");
+            return check;
+          },
+          [o] {
+            if (!o->expect_lr_spec.empty()) o->expect_lr = expected_lr(o->expect_lr_spec);
+            return trainproof::check(*o);
+          }};
+}
+
+}  // namespace trainproof::cli

@@ -1,0 +1,36 @@
+// The built-in subcommands, one file each (src/cli/<subcommand>.cpp): each declares its
+// options on the app and returns what runs it. The work is a library call; the file only
+// maps options to it and its report to the console and the report files. cli.cpp adds them
+// in this order and turns errors into exit codes.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "trainproof/cli/cli.h"
+
+namespace trainproof::cli {
+
+// What subcommands share: the golden folder (the program's default, $TRAINPROOF_GOLDEN_DIR,
+// or a subcommand's --golden, which writes here).
+struct CliEnv {
+  std::filesystem::path golden_dir;
+};
+
+CliCommand list_command(CliEnv& env);
+CliCommand run_command();
+CliCommand verify_command(CliEnv& env);
+CliCommand regen_command(CliEnv& env);
+CliCommand record_command();
+CliCommand tolerances_command(CliEnv& env);
+CliCommand compare_command();
+CliCommand check_command();
+CliCommand ddp_check_command(CliEnv& env);
+CliCommand ddp_worker_command();
+CliCommand lr_curve_command();
+
+// `check --expect-lr SPEC`: the rates of SPEC, parsed as `trainproof lr-curve SPEC` is.
+std::vector<double> expected_lr(const std::string& spec);
+
+}  // namespace trainproof::cli

@@ -1,0 +1,47 @@
+// `trainproof ddp-check`: run as every rank of a torchrun or srun job (distributed/ddp_main.h).
+#include <memory>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "src/cli/commands.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/distributed/ddp_main.h"
+#include "trainproof/runner/runner.h"
+
+namespace trainproof::cli {
+
+CliCommand ddp_check_command(CliEnv& env) {
+  struct Options {
+    DdpCheckOptions check;
+    bool no_golden = false;
+  };
+  auto o = std::make_shared<Options>();
+  return {[&env, o](CLI::App& app) {
+            DdpCheckOptions& c = o->check;
+            auto* ddp = app.add_subcommand("ddp-check",
+                                           "Run as every rank of a torchrun or srun job: the data-parallel laws on "
+                                           "those ranks, through a TCPStore");
+            ddp->add_option("--run-dir", c.run_dir, "Checkpoints of the resume law (a folder every rank can reach)")
+                ->required();
+            ddp->add_option("--out", c.out, "Rank 0 writes the combined result of every rank here (JSON)");
+            ddp->add_option("--golden", env.golden_dir, "Folder of golden .h5 files (ddp_equivalence.h5 is compared)");
+            ddp->add_flag("--no-golden", o->no_golden, "Do not compare with the golden");
+            ddp->add_option("--steps", c.steps, "Training steps of the resume law")
+                ->capture_default_str()
+                ->check(CLI::Range(2, 100000));
+            ddp->add_option("--kill-at", c.kill_at, "The step after which the last rank SIGKILLs itself")
+                ->capture_default_str()
+                ->check(CLI::PositiveNumber);
+            return ddp;
+          },
+          [&env, o] {
+            DdpCheckOptions& c = o->check;
+            if (c.kill_at >= c.steps)
+              throw BadInput(fmt::format("--kill-at {} must be below --steps {}", c.kill_at, c.steps));
+            if (!o->no_golden) c.golden = golden_path(env.golden_dir, "ddp_equivalence");
+            return ddp_check_main(c);
+          }};
+}
+
+}  // namespace trainproof::cli

@@ -1,0 +1,151 @@
+// The console reporter (console.h): results on stdout, warnings repeated on stderr.
+#include "trainproof/report/console.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace trainproof {
+
+void print_results(const std::vector<ReportEntry>& entries) {
+  size_t wide = 6, dev_wide = 5;  // the series and device columns fit their longest entries
+  for (const auto& e : entries) {
+    if (e.kind != "invariant") wide = std::max(wide, e.name.size());
+    dev_wide = std::max(dev_wide, e.device.size());
+  }
+  fmt::print("\n{:<20} {:<{}} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", "scenario", "dev", dev_wide, "series", wide,
+             "status", "max abs", "max rel", "ulp", "first", "tolerance");
+  for (const auto& e : entries) {
+    if (e.kind == "invariant") continue;
+    const bool series = e.kind == "series";
+    fmt::print("{:<20} {:<{}} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", e.scenario, e.device, dev_wide, e.name, wide,
+               e.status, series ? short_num(e.max_abs) : "", series ? short_num(e.max_rel) : "",
+               series ? std::to_string(e.max_ulp) : "",
+               e.first_divergence >= 0 ? std::to_string(e.first_divergence) : (series ? "-" : ""),
+               series ? e.tolerance + (e.cross_environment ? " [cross]" : "") : "");
+    if (e.status != "pass" && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
+  }
+  bool header = false;
+  for (const auto& e : entries) {
+    if (e.kind != "invariant") continue;
+    if (!header) fmt::print("\n{:<20} {:<{}} {:<9} {}\n", "scenario", "dev", dev_wide, "status", "invariant");
+    header = true;
+    fmt::print("{:<20} {:<{}} {:<9} {}\n", e.scenario, e.device, dev_wide, e.status, e.name);
+    if (e.status != "pass" && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
+  }
+}
+
+namespace {
+
+// verify --paths: the failing checks, a row per path, what each changes, and agreement.
+void print_paths(const VerifyReport& r) {
+  std::vector<ReportEntry> failing;
+  for (const auto& e : r.entries)
+    if (e.failed()) failing.push_back(e);
+  if (!failing.empty()) {
+    fmt::print("\nchecks not passing:");
+    print_results(failing);
+  }
+  fmt::print("\n{:<20} {:>7} {:>12} {:>9}  {}\n", "execution path", "checks", "not passing", "seconds", "environment");
+  for (const auto& p : r.paths)
+    fmt::print("{:<20} {:>7} {:>12} {:>9.1f}  {}\n", p.name, p.checks, p.failing, p.seconds, p.env);
+  fmt::print("\nfingerprint fields each path changes (golden -> path):\n");
+  for (const auto& p : r.paths)
+    fmt::print("  {:<20} {}\n", p.name,
+               p.fingerprint.empty() ? "none (the golden's own environment: exact tolerances)"
+                                     : fmt::format("{}", fmt::join(p.fingerprint, "; ")));
+  fmt::print("\nagreement between paths (paths in one group produced bitwise identical traces):\n");
+  for (const auto& a : r.agreement) {
+    std::vector<std::string> text;
+    for (const auto& members : a.groups) text.push_back(fmt::format("[{}]", fmt::join(members, " ")));
+    fmt::print("  {:<22} {} distinct: {}\n", a.scenario, a.groups.size(), fmt::join(text, " "));
+  }
+  const Tally n = tally(r.entries);
+  fmt::print("\nverify --paths: {} paths, {} checks, {} not passing, {} skipped, {:.1f} s\n", r.paths.size(),
+             r.entries.size(), n.failed, n.skipped, r.seconds);
+}
+
+}  // namespace
+
+void print_verify_report(const VerifyReport& r) {
+  if (!r.paths.empty()) return print_paths(r);
+  print_results(r.entries);
+  if (!r.fingerprint_notes.empty()) {
+    fmt::print(
+        "\nfingerprint fields that differ from the golden's (the golden's cross-environment tolerances apply):\n");
+    for (const auto& n : r.fingerprint_notes) fmt::print("{}\n", n);
+  } else if (r.force_cross) {
+    fmt::print("\n--cross: the golden's cross-environment tolerances applied on its own environment\n");
+  }
+  const Tally n = tally(r.entries);
+  fmt::print("\nverify: {} checks, {} not passing ({}), {:.1f} s\n", r.entries.size(), n.failed, n.str(), r.seconds);
+  for (const auto& d : r.unverified_devices) {
+    fmt::print("\n*** {}\n", d);
+    fmt::print(stderr, "WARNING: {}\n", d);
+  }
+}
+
+void print_compare_report(const VerifyReport& r) {
+  print_results(r.entries);
+  const Tally n = tally(r.entries);
+  fmt::print("\ncompare: {} series ({}), {}\n", r.entries.size(), n.str(),
+             n.failed ? "DIFFERENT" : "all within tolerance");
+}
+
+void print_changes(const std::vector<RegenChange>& changes) {
+  for (const auto& c : changes) {
+    if (c.change == "removed") {
+      fmt::print("    {:<32} removed\n", c.series);
+      continue;
+    }
+    fmt::print("    {:<32} {}\n    {:<32}   cross {}\n", c.series, c.what, "", c.cross);
+  }
+}
+
+void print_regen_report(const RegenReport& r) {
+  for (const auto& d : r.devices) {
+    fmt::print("regen on {}: {} scenarios under {} execution paths ({}), safety factor {}\n", d.device,
+               d.scenarios.size(), d.paths.size(), fmt::join(d.paths, ", "), d.safety_factor);
+    for (const auto& s : d.scenarios) {
+      fmt::print("{} on {}:\n", s.scenario, s.device);
+      if (!s.skipped.empty()) {
+        fmt::print("    skipped ({}); the golden's /{} group is left as it was\n", s.skipped, s.device);
+        continue;
+      }
+      print_changes(s.changes);
+      for (const auto& p : s.problems) fmt::print("    {}: {}\n", s.refused ? "REFUSED" : "FORCED (--force)", p);
+      if (!s.refused && !s.problems.empty())
+        fmt::print(stderr,
+                   "WARNING: {} on {}: written with --force although {} problem(s) would refuse it; the "
+                   "golden records them in its 'forced' attribute\n",
+                   s.scenario, s.device, s.problems.size());
+    }
+  }
+  for (const auto& w : r.written) {
+    if (r.dry_run)
+      fmt::print("(dry run: {} not written)\n", w);
+    else
+      fmt::print("wrote {}\n", w);
+  }
+  if (!r.refused.empty())
+    fmt::print(stderr,
+               "regen: refused to write the goldens of {}: a law is broken or a series moves beyond what its "
+               "document claims (see REFUSED above)\n",
+               fmt::join(r.refused, ", "));
+}
+
+void print_tolerances(const std::vector<ToleranceRow>& rows) {
+  fmt::print("{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}\n", "scenario", "dev", "series", "dtype", "catches",
+             "cross tolerance", "provenance");
+  for (const auto& r : rows)
+    fmt::print("{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}{}\n", r.scenario, r.device, r.series, r.dtype,
+               std::isnan(r.catches)      ? "zeros"
+               : std::isfinite(r.catches) ? fmt::format("{:.2g}", r.catches)
+                                          : "-",
+               r.cross, r.provenance, r.differing.empty() ? "" : "; differs on " + r.differing);
+}
+
+}  // namespace trainproof
