@@ -8,46 +8,46 @@ set -uo pipefail
 bin=$1
 shift
 [ "${1:-}" = "--" ] && shift
+loop=("$@" --run-dir '{run_dir}')
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 log=$tmp/out.log
 fail() { echo "FAIL: $*"; cat "$log"; echo "0 passed, 1 failed"; exit 1; }
-run() { "$bin" check "$@" >"$log" 2>&1; }
+# expect CODE WHAT CHECK_ARGS... [-- LOOP_ARGS...]: `check CHECK_ARGS -- LOOP LOOP_ARGS` exits CODE.
+expect() {
+  local want=$1 what=$2 check_args=() rc
+  shift 2
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do check_args+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  "$bin" check "${check_args[@]}" -- "${loop[@]}" "$@" >"$log" 2>&1
+  rc=$?
+  [ "$rc" -eq "$want" ] || fail "$what: exit $rc, expected $want"
+}
+# says PATTERN WHAT: the last run's output matches PATTERN (grep -E).
+says() { grep -qE -- "$1" "$log" || fail "$2"; }
 golden=$tmp/golden/loop.h5
 
-run --regen --golden "$golden" --markdown "$tmp/pr.md" --path-set aten-default -- "$@" --run-dir '{run_dir}'
-rc=$?
-[ "$rc" -eq 0 ] || fail "--regen exit $rc"
+expect 0 "--regen" --regen --golden "$golden" --markdown "$tmp/pr.md" --path-set aten-default
 [ -s "$golden" ] || fail "--regen wrote no golden"
-grep -q "loss  *new (60 values, float64)" "$log" || fail "no per-series change report"
+says "loss  *new \(60 values, float64\)" "no per-series change report"
 grep -q '`loss`' "$tmp/pr.md" || fail "no Markdown change report"
 
-run --golden "$golden" -- "$@" --run-dir '{run_dir}'
-rc=$?
-[ "$rc" -eq 0 ] || fail "the unchanged loop does not hold its golden (exit $rc)"
-grep -q "^held     the golden curve" "$log" || fail "the golden law is not reported held"
+expect 0 "the unchanged loop does not hold its golden" --golden "$golden"
+says "^held     the golden curve" "the golden law is not reported held"
 
-run --golden "$golden" -- "$@" --run-dir '{run_dir}' --dropout 0.2
-rc=$?
-[ "$rc" -eq 1 ] || fail "a change that moves the curve: exit $rc, expected 1"
-grep -q "^BROKEN   the golden curve" "$log" || fail "the moved curve is not reported BROKEN"
+expect 1 "a change that moves the curve" --golden "$golden" -- --dropout 0.2
+says "^BROKEN   the golden curve" "the moved curve is not reported BROKEN"
 
 cp "$golden" "$tmp/before.h5"
-run --regen --golden "$golden" --path-set aten-default -- "$@" --run-dir '{run_dir}' --mistake unseeded-shuffle
-rc=$?
-[ "$rc" -eq 1 ] || fail "--regen over a broken law: exit $rc, expected 1"
-grep -q "REFUSED: the law 'determinism" "$log" || fail "the refusal does not name the broken law"
+expect 1 "--regen over a broken law" --regen --golden "$golden" --path-set aten-default -- --mistake unseeded-shuffle
+says "REFUSED: the law 'determinism" "the refusal does not name the broken law"
 cmp -s "$golden" "$tmp/before.h5" || fail "a refused --regen changed the golden"
 
-run --golden "$tmp/golden/absent.h5" -- "$@" --run-dir '{run_dir}'
-rc=$?
-[ "$rc" -eq 2 ] || fail "a missing golden: exit $rc, expected 2"
-grep -q "absent.h5: no such golden" "$log" || fail "the missing golden is not named"
+expect 2 "a missing golden" --golden "$tmp/golden/absent.h5"
+says "absent.h5: no such golden" "the missing golden is not named"
 
 head -c 3000 "$golden" >"$tmp/truncated.h5"
-run --golden "$tmp/truncated.h5" -- "$@" --run-dir '{run_dir}'
-rc=$?
-[ "$rc" -eq 2 ] || fail "a truncated golden: exit $rc, expected 2"
-grep -q "truncated.h5: .*truncated" "$log" || fail "the truncated golden is not named"
+expect 2 "a truncated golden" --golden "$tmp/truncated.h5"
+says "truncated.h5: .*truncated" "the truncated golden is not named"
 echo "check --golden: ok"
 echo "1 passed, 0 failed"
