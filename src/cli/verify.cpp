@@ -12,7 +12,7 @@ namespace trainproof::cli {
 CliCommand verify_command(CliEnv& env) {
   struct Options {
     VerifyOptions verify;
-    std::string json, junit, html;
+    ReportFiles reports;
   };
   auto o = std::make_shared<Options>();
   return {[&env, o](CLI::App& app) {
@@ -21,10 +21,10 @@ CliCommand verify_command(CliEnv& env) {
             verify->add_option("scenarios", v.scenarios, "Scenario names (default: all)");
             verify->add_option("--device", v.device, "cpu, cuda or all (the devices present)")->capture_default_str();
             verify->add_option("--golden", env.golden_dir, "Folder of golden .h5 files");
-            verify->add_option("--json,--report", o->json, "Write the results as JSON to this file");
-            verify->add_option("--junit", o->junit,
+            verify->add_option("--json,--report", o->reports.json, "Write the results as JSON to this file");
+            verify->add_option("--junit", o->reports.junit,
                                "Write JUnit XML (one testcase per scenario x device x series) to this file");
-            verify->add_option("--html", o->html,
+            verify->add_option("--html", o->reports.html,
                                "Write one self-contained HTML page with a plot per series to this file");
             verify->add_flag("--cross", v.force_cross,
                              "Apply the goldens' cross-environment tolerances even where the fingerprint matches");
@@ -47,9 +47,7 @@ CliCommand verify_command(CliEnv& env) {
             o->verify.golden_dir = env.golden_dir;
             const VerifyReport r = trainproof::verify(o->verify);
             print_verify_report(r);
-            if (!o->json.empty()) write_json_report(o->json, r);
-            if (!o->junit.empty()) write_junit_report(o->junit, r);
-            if (!o->html.empty()) write_html_report(o->html, r);
+            write_reports(o->reports, r);
             return exit_code(r);
           }};
 }

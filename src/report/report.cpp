@@ -106,6 +106,12 @@ int exit_code(const VerifyReport& r) {
   return bad_input ? kExitBadInput : internal ? kExitInternal : mismatch ? kExitMismatch : kExitOk;
 }
 
+void write_reports(const ReportFiles& files, const VerifyReport& r) {
+  if (!files.json.empty()) write_json_report(files.json, r);
+  if (!files.junit.empty()) write_junit_report(files.junit, r);
+  if (!files.html.empty()) write_html_report(files.html, r);
+}
+
 void write_regen_markdown(const std::filesystem::path& path, const RegenReport& r) {
   std::vector<RegenChange> changes;
   for (const auto& d : r.devices)

@@ -563,9 +563,7 @@ int check(const CheckOptions& o) {
   fmt::print("\ncheck: {} laws, {} held, {} broken{}, {:.1f} s{}\n", laws.size(), held, laws.size() - held,
              refused ? ", golden NOT written" : "", report.seconds,
              o.keep.empty() ? "" : "; runs kept in " + work.string());
-  if (!o.json.empty()) write_json_report(o.json, report);
-  if (!o.junit.empty()) write_junit_report(o.junit, report);
-  if (!o.html.empty()) write_html_report(o.html, report);
+  write_reports(o.reports, report);
   return n.failed || refused ? kExitMismatch : kExitOk;
 }
 

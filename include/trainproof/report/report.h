@@ -85,6 +85,12 @@ void write_json_report(const std::filesystem::path& path, const VerifyReport& r)
 void write_junit_report(const std::filesystem::path& path, const VerifyReport& r);
 void write_html_report(const std::filesystem::path& path, const VerifyReport& r);
 
+// The report files a run was asked for (--json, --junit, --html); an empty one is not written.
+struct ReportFiles {
+  std::string json, junit, html;
+};
+void write_reports(const ReportFiles& files, const VerifyReport& r);
+
 // One line per series of a fresh golden against the old one (and for a pull-request comment).
 struct RegenChange {
   std::string scenario, device, series, change;  // change: new, unchanged, changed, removed

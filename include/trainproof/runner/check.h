@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "trainproof/report/report.h"
+
 namespace trainproof {
 
 struct CheckOptions {
@@ -17,7 +19,7 @@ struct CheckOptions {
   int kills = 0;                     // SIGKILLs of one run, each followed by a restart
   uint64_t seed = 0;                 // where the kills land
   std::filesystem::path keep;        // keep the runs' folders and traces here (default: a temporary folder)
-  std::string json, junit, html;     // reports, as verify writes them
+  ReportFiles reports;               // as verify writes them
   double timeout_s = 600;            // per start of the command
 
   // --expect-lr SPEC: the rate each recorded step must log as "lr" (lr_curve(SPEC), one per
