@@ -14,7 +14,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <torch/cuda.h>
-#include <nlohmann/json.hpp>
 
 #include "src/core/envelope.h"
 #include "src/core/trace_json.h"
