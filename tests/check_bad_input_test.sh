@@ -23,6 +23,10 @@ expect "not in PATH" -- trainproof-no-such-program
 expect "failed on its first uninterrupted run (exit 1)" -- false
 expect "uninterrupted-1.trace: no trace (the command recorded nothing" -- true
 expect "uninterrupted-1.trace: record 1 is damaged" -- sh -c "printf 'TPTRACE 1\nnot a record\n{}\n' >\"\$TRAINPROOF_TRACE\""
+expect "the uninterrupted run holds no record" -- sh -c "printf 'TPTRACE 1\n' >\"\$TRAINPROOF_TRACE\""
+expect "$tmp/absent.trace: no such trace (--reference)" --reference "$tmp/absent.trace" -- true
+expect "--reference: not with --regen" --regen --golden "$tmp/g.h5" --reference "$tmp/absent.trace" -- true
+expect "--resume-args ''--resume': an unclosed ' quote" --kills 1 --resume-args "'--resume" -- true
 expect "--expect-lr 'warmup-cosine --lr x'" --expect-lr 'warmup-cosine --lr x' -- true
 expect "--expect-lr 'sawtooth'" --expect-lr 'sawtooth' -- true
 expect "name the golden to write with --golden FILE" --regen -- true

@@ -2,30 +2,36 @@
 # `trainproof check` on an example loop (examples/python_loop, examples/cpp_loop): the correct
 # loop holds every law; each planted mistake is caught by the law it breaks, and the message
 # names that law.
-#   check_test.sh TRAINPROOF_BIN MISTAKE EXPECTED_BROKEN_LAW WHAT_IT_SAYS -- LOOP_COMMAND...
+#   check_test.sh TRAINPROOF_BIN MISTAKE EXPECTED_BROKEN_LAW WHAT_IT_SAYS KILLS -- LOOP_COMMAND...
 # WHAT_IT_SAYS: text the broken law's message must hold (the step, the likely cause).
 # LOOP_COMMAND gets `--run-dir {run_dir} --mistake MISTAKE`. MISTAKE `control-kill-between-writes`
 # is the negative control of the kill-during-write: the correct loop, with the first kill moved
 # off every write (TRAINPROOF_INJECT_FAULT). Evidence that a kill really landed during a write
 # comes from the loop itself, not from check: on restart it reports the ckpt.pt.tmp it found.
+# CHECK_KEEP: keep the runs there (the correct loop's uninterrupted trace, which the resume
+# cases then take as CHECK_REFERENCE instead of running the loop uninterrupted twice again).
 set -uo pipefail
-bin=$1 mistake=$2 law=$3 says=$4
-shift 4
+bin=$1 mistake=$2 law=$3 says=$4 kills=$5
+shift 5
 [ "${1:-}" = "--" ] && shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
+keep=${CHECK_KEEP:-$tmp/runs}
+rm -rf "$keep"
+reference=()
+[ -n "${CHECK_REFERENCE:-}" ] && reference=(--reference "$CHECK_REFERENCE")
 planted=$mistake
 [ "$mistake" = control-kill-between-writes ] && planted=none
 fault=
 [ "$mistake" = control-kill-between-writes ] && fault=check-kill-between-writes
-TRAINPROOF_INJECT_FAULT=$fault "$bin" check --kills 3 --seed 1 --keep "$tmp/runs" --json "$tmp/r.json" \
+TRAINPROOF_INJECT_FAULT=$fault "$bin" check --kills "$kills" --seed 1 --keep "$keep" "${reference[@]}" --json "$tmp/r.json" \
   --expect-lr 'warmup-cosine --lr 3e-3 --warmup 6 --total 60' -- "$@" --run-dir '{run_dir}' --mistake "$planted" \
   >"$tmp/out.log" 2>&1
 rc=$?
 evidence="found an interrupted checkpoint write: ckpt.pt.tmp"
 # What the restart after kill 1 printed (check heads each start in the log).
-after_kill_1() { sed -n '/^--- trainproof check: start 2 (after kill 1) ---$/,/^--- trainproof check: start 3/p' "$tmp/runs/preempted.log"; }
+after_kill_1() { sed -n '/^--- trainproof check: start 2 (after kill 1) ---$/,/^--- trainproof check: start 3/p' "$keep/preempted.log"; }
 case $mistake in
   none)
     [ "$rc" -eq 0 ] || fail "the correct loop broke a law (exit $rc)"

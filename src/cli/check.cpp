@@ -43,6 +43,16 @@ CliCommand check_command() {
                               "With --regen: the most any series may move across machines, e.g. 'rel(0.01)' "
                               "(default rel(1e-3) of its largest value)");
             check->add_flag("--force", o->force, "With --regen: write the golden although a law is broken");
+            check->add_option("--resume-args", o->resume_args,
+                              "Append these arguments to the command on every restart after a kill, e.g. "
+                              "'--init_from=resume' or '--resume {run_dir}/ckpt.pt'");
+            check->add_flag("--no-probe{false}", o->probe,
+                            "Do not load trainproof's probe into the command's Python processes (then only "
+                            "Recorder calls in the script record anything)");
+            check->add_option("--reference", o->reference,
+                              "An earlier check's uninterrupted trace (--keep DIR: DIR/uninterrupted-1.trace) stands "
+                              "in for this check's uninterrupted runs; determinism is not checked");
+            check->add_option("--allow", o->allow, "Accept this finding knowingly (repeatable); the report says so");
             return check;
           },
           [o] {

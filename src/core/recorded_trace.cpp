@@ -97,6 +97,29 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
         for (const auto& [k, v] : j.at("values").items()) step[k] = number(v);
       } else if (kind == "param") {
         r.params[j.at("name")] = floats_from_hex(j.at("bits"), where);
+      } else if (kind == "start") {
+        ++r.starts;
+      } else if (kind == "probe") {
+        ProbeStep p;
+        p.start = r.starts;
+        p.seq = j.at("seq").get<int64_t>();
+        for (const auto& [k, v] : j.at("values").items()) p.values[k] = number(v);
+        for (const auto& [k, v] : j.at("digests").items()) p.digests[k] = v.get<std::string>();
+        if (j.contains("opt_step") && !j.at("opt_step").is_null()) p.opt_step = j.at("opt_step").get<int64_t>();
+        p.where = j.value("where", "");
+        r.probe.push_back(std::move(p));
+      } else if (kind == "save" || kind == "load") {
+        ProbeFileOp f;
+        f.kind = kind;
+        f.start = r.starts;
+        f.seq = j.at("seq").get<int64_t>();
+        if (!j.at("path").is_null()) f.path = j.at("path").get<std::string>();
+        f.existed = j.value("existed", false);
+        if (j.contains("keys")) f.keys = j.at("keys").get<std::vector<std::string>>();
+        f.where = j.value("where", "");
+        r.file_ops.push_back(std::move(f));
+      } else if (kind == "final") {
+        r.final_digests = j.at("digests").get<std::map<std::string, std::string>>();
       } else {
         throw std::invalid_argument("unknown kind '" + kind + "'");
       }
@@ -107,6 +130,9 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
     }
     ++r.records;
   }
+  r.steps_from_probe = r.steps.empty() && !r.probe.empty();
+  if (r.steps_from_probe)
+    for (const auto& p : r.probe) r.steps[p.opt_step ? *p.opt_step + 1 : p.seq] = p.values;
   return r;
 }
 

@@ -72,7 +72,8 @@ pid_t spawn_program(const std::string& program, const std::vector<std::string>& 
     throw std::runtime_error("cannot open the child's log " + (out < 0 ? logs.out : logs.err).string());
   }
   const pid_t pid = fork();
-  if (pid == 0) {  // async-signal-safe calls only from here on
+  if (pid == 0) {   // async-signal-safe calls only from here on
+    setpgid(0, 0);  // its own process group: a kill reaches its children too (workers, launchers)
     dup2(out, 1);
     dup2(err, 2);
     execve(argv[0], argv.data(), envp.data());
@@ -101,8 +102,13 @@ bool ended_by_signal(int exit_code) {
 }
 
 void kill_and_reap(pid_t pid) {
+  kill(-pid, SIGKILL);
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
+}
+
+void kill_group(pid_t pid) {
+  kill(-pid, SIGKILL);
 }
 
 }  // namespace trainproof

@@ -39,7 +39,11 @@ int wait_exit(pid_t pid);
 std::optional<int> poll_exit(pid_t pid);  // empty while it runs
 bool ended_by_signal(int exit_code);
 
-// SIGKILLs the child and reaps it.
+// Every child runs in a process group of its own, led by it.
+// SIGKILLs the child and the rest of its process group (DataLoader workers, a launcher's
+// ranks), and reaps the child.
 void kill_and_reap(pid_t pid);
+// SIGKILLs what is left of a reaped child's process group: nothing it started outlives it.
+void kill_group(pid_t pid);
 
 }  // namespace trainproof

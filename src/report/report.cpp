@@ -146,6 +146,15 @@ void write_json_report(const std::filesystem::path& path, const VerifyReport& r)
   j["failed"] = n.failed;
   j["skipped"] = n.skipped;
   j["devices_not_verified"] = r.unverified_devices;
+  j["findings"] = nlohmann::json::array();
+  for (const auto& f : r.findings)
+    j["findings"].push_back({{"id", f.id},
+                             {"law", f.law},
+                             {"step", f.step},
+                             {"where", f.where},
+                             {"detail", f.detail},
+                             {"advice", f.advice},
+                             {"allowed", f.allowed}});
   atomic_write_bytes(path, j.dump(2) + "\n");
 }
 

@@ -21,9 +21,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "src/core/data_dirs.h"
 #include "src/core/envelope.h"
 #include "src/process/exec_paths.h"
 #include "src/process/process.h"
+#include "src/runner/probe_findings.h"
 #include "trainproof/core/compare.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/fault.h"
@@ -67,6 +69,51 @@ std::string tail_of(const fs::path& log, size_t lines = 15) {
   return out;
 }
 
+// ARGS as a shell splits words: blanks separate, quotes group, a backslash escapes.
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::string w;
+  bool in_word = false;
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+      else if (c == '\\' && quote == '"' && i + 1 < text.size())
+        w += text[++i];
+      else
+        w += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      in_word = true;
+    } else if (c == '\\' && i + 1 < text.size()) {
+      w += text[++i];
+      in_word = true;
+    } else if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) words.push_back(w);
+      w.clear();
+      in_word = false;
+    } else {
+      w += c;
+      in_word = true;
+    }
+  }
+  if (quote) throw BadInput(fmt::format("--resume-args '{}': an unclosed {} quote", text, quote));
+  if (in_word) words.push_back(w);
+  return words;
+}
+
+// Where the probe's Python lives: $TRAINPROOF_PYTHON_DIR, the source tree this program was
+// built from, or <prefix>/share/trainproof/python once installed.
+fs::path probe_python_dir() {
+  if (const char* d = std::getenv("TRAINPROOF_PYTHON_DIR"); d && *d) return d;
+#ifdef TRAINPROOF_PYTHON_SOURCE_DIR
+  if (fs::exists(fs::path(TRAINPROOF_PYTHON_SOURCE_DIR) / "trainproof_boot")) return TRAINPROOF_PYTHON_SOURCE_DIR;
+#endif
+  return installed_data_dir("python");
+}
+
 // One run of the command: its folder, its trace, its log (stdout and stderr).
 struct Run {
   std::string name;
@@ -75,7 +122,19 @@ struct Run {
 
 class Launcher {
  public:
-  Launcher(const CheckOptions& o, const fs::path& work) : o_(o), work_(work), program_(resolve_program(o.command[0])) {}
+  Launcher(const CheckOptions& o, const fs::path& work)
+      : o_(o), work_(work), program_(resolve_program(o.command[0])), resume_args_(split_words(o.resume_args)) {
+    if (!o.probe) return;
+    const fs::path dir = probe_python_dir();
+    if (dir.empty() || !fs::exists(dir / "trainproof_boot" / "sitecustomize.py"))
+      throw BadInput(
+          "check: trainproof's probe (python/trainproof_boot) is not found; set TRAINPROOF_PYTHON_DIR to the "
+          "python/ folder of trainproof, or pass --no-probe");
+    const char* old = std::getenv("PYTHONPATH");
+    probe_env_ = {{"TRAINPROOF_PROBE", "1"},
+                  {"PYTHONPATH", (dir / "trainproof_boot").string() + ":" + dir.string() +
+                                     (old && *old ? std::string(":") + old : std::string())}};
+  }
 
   Run make(const std::string& name) const {
     Run r{name, work_ / name, work_ / (name + ".trace"), work_ / (name + ".log")};
@@ -85,16 +144,16 @@ class Launcher {
 
   // Each start is headed in the run's log by `--- trainproof check: <what> ---`, so that what a
   // restarted command printed can be told from what its killed start printed.
+  // A restart gets --resume-args appended.
   pid_t start(const Run& r, const std::string& what = "start 1",
-              const std::vector<std::pair<std::string, std::string>>& extra_env = {}) const {
+              const std::vector<std::pair<std::string, std::string>>& extra_env = {}, bool restart = false) const {
     std::ofstream(r.log, std::ios::app) << "--- trainproof check: " << what << " ---\n";
-    std::vector<std::string> args;
-    for (size_t i = 1; i < o_.command.size(); ++i) {
-      std::string a = o_.command[i];
+    std::vector<std::string> args(o_.command.begin() + 1, o_.command.end());
+    if (restart) args.insert(args.end(), resume_args_.begin(), resume_args_.end());
+    for (auto& a : args)
       for (size_t at; (at = a.find("{run_dir}")) != std::string::npos;) a.replace(at, 9, r.dir.string());
-      args.push_back(a);
-    }
     auto env = extra_env;
+    env.insert(env.end(), probe_env_.begin(), probe_env_.end());
     env.emplace_back("TRAINPROOF_TRACE", r.trace.string());
     env.emplace_back("TRAINPROOF_RUN_DIR", r.dir.string());
     return spawn_program(program_, args, {r.log, r.log, /*append=*/true}, env);
@@ -104,7 +163,10 @@ class Launcher {
   int finish(pid_t pid, const Run& r) const {
     const auto deadline = Clock::now() + std::chrono::duration<double>(o_.timeout_s);
     while (true) {
-      if (const auto code = poll_exit(pid)) return *code;
+      if (const auto code = poll_exit(pid)) {
+        kill_group(pid);  // nothing it started outlives it
+        return *code;
+      }
       if (Clock::now() > deadline) {
         kill_and_reap(pid);
         throw BadInput(fmt::format("check: {} did not finish within {:g} s (--timeout); its output ends:\n{}", r.name,
@@ -118,6 +180,8 @@ class Launcher {
   const CheckOptions& o_;
   fs::path work_;
   std::string program_;
+  std::vector<std::string> resume_args_;
+  std::vector<std::pair<std::string, std::string>> probe_env_;
 };
 
 // How many steps a trace holds now (a trace still being written may be torn at its end). It
@@ -318,7 +382,8 @@ Law golden_law(const Trace& observed, const DeviceGolden& golden, const CheckOpt
 
 // The preempted run: killed at each of `at` (recorded step counts), the first kill on a write
 // into the run folder; restarted after each kill until it finishes.
-Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress) {
+Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
+               std::vector<Finding>& findings) {
   const std::string name =
       fmt::format("exact resume: SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", kills);
   const size_t total = straight.steps.size();
@@ -329,12 +394,22 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
   std::sort(at.begin(), at.end());
   const Run r = launch.make("preempted");
   StepCounter counter(r.trace);
+  std::string killed_writing;  // the file kill 1 landed in the write of
+  // A checkpoint written straight over the one a restart loads (the probe saw both).
+  const auto name_non_atomic = [&] {
+    std::error_code ec;
+    if (!fs::exists(r.trace, ec)) return;
+    try {
+      for (auto& f : non_atomic_saves(read_recorded_trace(r.trace), killed_writing)) findings.push_back(std::move(f));
+    } catch (const BadInput&) {
+    }
+  };
   std::vector<std::string> notes;
   std::vector<size_t> restarts;  // where each restart began appending to the trace
   for (size_t k = 0; k <= at.size(); ++k) {
     if (k > 0) restarts.push_back(complete_size(r.trace));
     const pid_t pid =
-        launch.start(r, k == 0 ? std::string("start 1") : fmt::format("start {} (after kill {})", k + 1, k));
+        launch.start(r, k == 0 ? std::string("start 1") : fmt::format("start {} (after kill {})", k + 1, k), {}, k > 0);
     if (k < at.size()) {
       // The first kill lands on a write into the run folder (with the fault
       // check-kill-between-writes, the negative control, on a moment when nothing is written).
@@ -356,6 +431,8 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
         if (target.empty() == between) break;
       }
       if (early) {  // it finished before the kill: nothing to resume from at this point
+        kill_group(pid);
+        if (*early != 0) name_non_atomic();
         if (*early != 0)
           return {name, false,
                   fmt::format("{} failed (exit {}): the loop is not preemption-safe; its output ends:\n{}",
@@ -368,6 +445,7 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
       const size_t steps = counter.now();
       kill_and_reap(pid);
       if (watch && !target.empty()) {
+        killed_writing = target;
         // The kernel closes what a killed process held open: the file's close comes after the kill.
         const auto closed = watch->drain(50);
         const bool open_at_kill = std::find(closed.begin(), closed.end(), target) != closed.end();
@@ -380,23 +458,40 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
       continue;
     }
     const int code = launch.finish(pid, r);
+    if (code != 0) name_non_atomic();
     if (code != 0)
       return {name, false,
               fmt::format("the restart after {} kill(s) failed (exit {}): the loop is not preemption-safe; its "
                           "output ends:\n{}",
                           at.size(), code, tail_of(r.log))};
   }
-  const RecordedTrace resumed = read_recorded_trace(r.trace);
+  RecordedTrace resumed = read_recorded_trace(r.trace);
   // Where each restart picked up: a loop that starts over at its first step resumes nothing.
+  // With the probe's records, found by content; with only a Recorder's, by the steps logged.
   const int64_t first_step = straight.steps.begin()->first;
   bool any_resumed = false;
-  for (size_t i = 0; i < restarts.size(); ++i) {
-    const auto steps = logged_steps_from(r.trace, restarts[i]);
-    if (steps.empty()) continue;
-    any_resumed = any_resumed || steps.front() > first_step;
-    notes.push_back(fmt::format("restart {} logged step {} first", i + 1, steps.front()));
+  const bool probed = !straight.probe.empty() && !resumed.probe.empty();
+  std::vector<Finding> diagnosed;
+  if (probed) {
+    const auto aligned = align_restarts(straight, resumed);
+    for (const auto& a : aligned) {
+      any_resumed = any_resumed || a.step > 1;
+      notes.push_back(fmt::format("restart {} resumed at step {} (found by {})", a.start - 1, a.step, a.how));
+    }
+    if (resumed.steps_from_probe) renumber_steps(resumed, aligned);
+    diagnosed = diagnose_resume(straight, resumed, aligned);
+  } else {
+    for (size_t i = 0; i < restarts.size(); ++i) {
+      const auto steps = logged_steps_from(r.trace, restarts[i]);
+      if (steps.empty()) continue;
+      any_resumed = any_resumed || steps.front() > first_step;
+      notes.push_back(fmt::format("restart {} logged step {} first", i + 1, steps.front()));
+    }
   }
-  const std::string diff = first_difference(straight, resumed);
+  name_non_atomic();
+  findings.insert(findings.end(), diagnosed.begin(), diagnosed.end());
+  std::string diff = first_difference(straight, resumed);
+  if (diff.empty() && !diagnosed.empty()) diff = diagnosed.front().detail;
   const std::string where = notes.empty() ? "" : " (" + fmt::format("{}", fmt::join(notes, "; ")) + ")";
   if (!diff.empty()) return {name, false, diff + where};
   if (!restarts.empty() && !any_resumed)
@@ -479,6 +574,22 @@ bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const s
   return true;
 }
 
+// The findings, printed after the laws (id, step, file:line, what to fix), and as report entries
+// (JUnit, HTML); --allow accepts one knowingly.
+void report_findings(VerifyReport& report, const std::vector<std::string>& allow) {
+  if (report.findings.empty()) return;
+  fmt::print("\n{:<8} {}\n", "status", "finding");
+  for (auto& f : report.findings) {
+    f.allowed = std::find(allow.begin(), allow.end(), f.id) != allow.end();
+    const std::string status = f.allowed ? "allowed" : f.advice ? "advice" : "BROKEN";
+    const std::string step = f.step >= 0 ? fmt::format(" at step {}", f.step) : "";
+    const std::string where = f.where.empty() ? "" : fmt::format(" ({})", f.where);
+    fmt::print("{:<8} [{}] {}{}{}\n    -> {}\n", status, f.id, f.law, step, where, f.detail);
+    report.entries.emplace_back("check", "cmd", "finding", f.id, f.breaks() ? "BROKEN" : "pass", "",
+                                fmt::format("{}{}{}: {}", f.law, step, where, f.detail));
+  }
+}
+
 }  // namespace
 
 int check(const CheckOptions& o) {
@@ -486,6 +597,10 @@ int check(const CheckOptions& o) {
   if (o.kills < 0) throw BadInput(fmt::format("--kills {}: must be 0 or more", o.kills));
   if (o.regen && o.golden.empty()) throw BadInput("check --regen: name the golden to write with --golden FILE");
   if (!o.markdown.empty() && !o.regen) throw BadInput("check --markdown: only with --regen");
+  if (!o.reference.empty() && o.regen)
+    throw BadInput("check --reference: not with --regen (a golden is made from runs of this check)");
+  if (!o.reference.empty() && !fs::exists(o.reference))
+    throw BadInput(fmt::format("{}: no such trace (--reference)", o.reference.string()));
   std::optional<Tolerance> ceiling;
   if (!o.ceiling.empty()) {
     try {
@@ -507,45 +622,59 @@ int check(const CheckOptions& o) {
     fs::create_directories(work);
   }
   const Launcher launch(o, work);
-  Progress progress(2 + (o.kills > 0 ? 1 : 0) + static_cast<int>(paths.empty() ? 0 : paths.size() - 1));
+  Progress progress((o.reference.empty() ? 2 : 0) + (o.kills > 0 ? 1 : 0) +
+                    static_cast<int>(paths.empty() ? 0 : paths.size() - 1));
 
   // The uninterrupted run: it must work, and record something, before any law means anything.
-  progress.run(fmt::format("uninterrupted: {}", fmt::join(o.command, " ")));
-  const Run first = launch.make("uninterrupted-1");
-  if (const int code = launch.finish(launch.start(first), first); code != 0)
-    throw BadInput(
-        fmt::format("check: the command failed on its first uninterrupted run (exit {}); its output "
-                    "ends:\n{}",
-                    code, tail_of(first.log)));
-  const RecordedTrace a = read_recorded_trace(first.trace);
+  // With --reference, an earlier check's uninterrupted trace stands in for it.
+  std::vector<Law> laws;
+  VerifyReport report;
+  const auto uninterrupted = [&] {
+    if (!o.reference.empty()) {
+      progress.note(
+          fmt::format("the uninterrupted run: {} (--reference; determinism not checked)", o.reference.string()));
+      return read_recorded_trace(o.reference);
+    }
+    progress.run(fmt::format("uninterrupted: {}", fmt::join(o.command, " ")));
+    const Run first = launch.make("uninterrupted-1");
+    if (const int code = launch.finish(launch.start(first), first); code != 0)
+      throw BadInput(
+          fmt::format("check: the command failed on its first uninterrupted run (exit {}); its output "
+                      "ends:\n{}",
+                      code, tail_of(first.log)));
+    return read_recorded_trace(first.trace);
+  };
+  const RecordedTrace a = uninterrupted();
   if (a.steps.empty() && a.params.empty())
     throw BadInput(
-        fmt::format("check: {} holds no record: the command records no trace (call "
-                    "trainproof.Recorder().log(step, ...) once per step)",
-                    first.trace.string()));
+        fmt::format("check: the uninterrupted run holds no record: the command records no trace (a Python command is "
+                    "recorded by the probe once it imports torch and steps an optimizer; otherwise call "
+                    "trainproof.Recorder().log(step, ...) once per step)"));
   progress.note(fmt::format("{} steps and {} parameters recorded", a.steps.size(), a.params.size()));
 
-  std::vector<Law> laws;
-  progress.run("uninterrupted again (determinism)");
-  const Run second = launch.make("uninterrupted-2");
-  if (const int code = launch.finish(launch.start(second), second); code != 0) {
-    laws.push_back({"determinism: two uninterrupted runs are bitwise equal", false,
-                    fmt::format("the second run failed (exit {}); its output ends:\n{}", code, tail_of(second.log))});
-  } else {
-    const std::string diff = first_difference(a, read_recorded_trace(second.trace));
-    laws.push_back({"determinism: two uninterrupted runs are bitwise equal", diff.empty(),
-                    diff.empty() ? fmt::format("{} steps, final parameters equal", a.steps.size())
-                                 : diff + ". The usual causes: an unseeded RNG (torch, numpy, random), DataLoader "
-                                          "shuffling without a seeded generator or with workers, non-deterministic "
-                                          "kernels (torch.use_deterministic_algorithms(True))"});
+  if (o.reference.empty()) {
+    progress.run("uninterrupted again (determinism)");
+    const Run second = launch.make("uninterrupted-2");
+    if (const int code = launch.finish(launch.start(second), second); code != 0) {
+      laws.push_back({"determinism: two uninterrupted runs are bitwise equal", false,
+                      fmt::format("the second run failed (exit {}); its output ends:\n{}", code, tail_of(second.log))});
+    } else {
+      const RecordedTrace b = read_recorded_trace(second.trace);
+      std::string diff = first_difference(a, b);
+      if (diff.empty()) diff = first_probe_difference(a, b);
+      laws.push_back({"determinism: two uninterrupted runs are bitwise equal", diff.empty(),
+                      diff.empty() ? fmt::format("{} steps, final parameters equal", a.steps.size())
+                                   : diff + ". The usual causes: an unseeded RNG (torch, numpy, random), DataLoader "
+                                            "shuffling without a seeded generator or with workers, non-deterministic "
+                                            "kernels (torch.use_deterministic_algorithms(True))"});
+    }
   }
   if (o.kills > 0) {
     progress.run(fmt::format("preempted: {} SIGKILL(s), restarted after each", o.kills));
-    laws.push_back(resume_law(launch, a, o.kills, o.seed, progress));
+    laws.push_back(resume_law(launch, a, o.kills, o.seed, progress, report.findings));
   }
   if (!o.expect_lr.empty()) laws.push_back(schedule_law(a, o));
 
-  VerifyReport report;
   if (golden) laws.push_back(golden_law(to_trace(a), *golden, o, report));
   bool refused = false;
   if (o.regen) refused = !regen_golden(launch, a, laws, o, ceiling, paths, progress);
@@ -556,12 +685,13 @@ int check(const CheckOptions& o) {
     if (!l.detail.empty()) fmt::print("    -> {}\n", l.detail);
     report.entries.emplace_back("check", "cmd", "invariant", l.name, l.held ? "pass" : "BROKEN", "", l.detail);
   }
+  report_findings(report, o.allow);
   report.seconds = progress.seconds();
   const Tally n = tally(report.entries);
   size_t held = 0;
   for (const auto& l : laws) held += l.held ? 1 : 0;
-  fmt::print("\ncheck: {} laws, {} held, {} broken{}, {:.1f} s{}\n", laws.size(), held, laws.size() - held,
-             refused ? ", golden NOT written" : "", report.seconds,
+  fmt::print("\ncheck: {} laws, {} held, {} broken, {} finding(s){}, {:.1f} s{}\n", laws.size(), held,
+             laws.size() - held, report.findings.size(), refused ? ", golden NOT written" : "", report.seconds,
              o.keep.empty() ? "" : "; runs kept in " + work.string());
   write_reports(o.reports, report);
   return n.failed || refused ? kExitMismatch : kExitOk;

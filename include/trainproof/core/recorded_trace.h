@@ -5,11 +5,14 @@
 //   TPTRACE 1
 //   {"kind":"log","step":3,"values":{"loss":0.41,"lr":0.001}}\t<FNV-1a 64, 16 hex digits>
 //   {"kind":"param","name":"fc.weight","dtype":"float32","shape":[2,3],"bits":"<hex>"}\t<...>
+// The probe (python/trainproof/probe.py) adds "start", "probe", "save", "load" and "final"
+// records to the same file: what a script that imports nothing from trainproof did.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,17 +20,45 @@
 
 namespace trainproof {
 
+// What the probe saw at one optimizer step (before the update) of one start of the command.
+struct ProbeStep {
+  int start = 0;                               // 1: the first start; 2: the first restart, ...
+  int64_t seq = 0;                             // the optimizer step's number within its start, from 1
+  std::map<std::string, double> values;        // loss, lr, lr.1, ..., grad_norm
+  std::map<std::string, std::string> digests;  // params, optimizer, scheduler, rng.*, batch, scaler
+  std::optional<int64_t> opt_step;             // the optimizer's own step counter, where it keeps one
+  std::string where;                           // file:line of the script's optimizer step
+};
+
+// A torch.save or torch.load the probe saw.
+struct ProbeFileOp {
+  std::string kind;  // "save" or "load"
+  int start = 0;
+  int64_t seq = 0;                // optimizer steps of its start before it
+  std::string path;               // absolute; empty when not a path (a buffer)
+  bool existed = false;           // save: the file was there already (the save overwrites it)
+  std::vector<std::string> keys;  // save: the saved dict's keys
+  std::string where;
+};
+
 // What a recorded trace holds. A step logged twice (a restarted run re-does steps after its
 // last checkpoint) keeps its last record.
 struct RecordedTrace {
   std::map<int64_t, std::map<std::string, double>> steps;  // step -> scalar -> value
   std::map<std::string, std::vector<float>> params;        // final parameters, flattened
+  std::vector<ProbeStep> probe;                            // file order
+  std::vector<ProbeFileOp> file_ops;                       // file order
+  std::map<std::string, std::string> final_digests;        // the probe's, at the last exit
+  int starts = 0;                                          // starts the probe saw
+  bool steps_from_probe = false;                           // no "log" record: steps are the probe's
   size_t records = 0;                                      // complete records read
   bool torn_tail = false;                                  // the last record was torn and ignored
 };
 
-// Reads the file. BadInput naming the file for a missing file, a missing header, or a damaged
-// record before the last; a torn last record is ignored (torn_tail).
+// Reads the file. A trace with probe records and no "log" record gets its steps from the
+// probe: step = the optimizer's own counter + 1 where it keeps one, else the number within its
+// start (check aligns restarts by content where that matters). BadInput naming the file for a missing file, a missing
+// header, or a damaged record before the last; a torn last record is ignored (torn_tail).
 RecordedTrace read_recorded_trace(const std::filesystem::path& path);
 
 // The steps logged by complete records that start at or after byte `offset`, in file order:

@@ -64,6 +64,19 @@ struct PathAgreement {
   std::vector<std::vector<std::string>> groups;
 };
 
+// A mistake `trainproof check` names in a user's script: a fixed id, the step it shows at, the
+// script's own file:line, and what was seen. It breaks its law unless it is advice or allowed.
+struct Finding {
+  std::string id;      // resume-missing-rng-state, non-atomic-checkpoint, ...
+  std::string law;     // the law it breaks ("exact resume", ...)
+  int64_t step = -1;   // -1: not tied to one step
+  std::string where;   // file:line
+  std::string detail;  // what differs and what to fix
+  bool advice = false;
+  bool allowed = false;  // accepted knowingly (--allow ID)
+  bool breaks() const { return !advice && !allowed; }
+};
+
 // What verify and compare found (also what check reports).
 struct VerifyReport {
   std::vector<ReportEntry> entries;
@@ -75,6 +88,7 @@ struct VerifyReport {
   bool force_cross = false;              // --cross: cross tolerances applied on the golden's own environment
   std::vector<PathSummary> paths;        // verify --paths only
   std::vector<PathAgreement> agreement;  // verify --paths only
+  std::vector<Finding> findings;         // check only
 };
 
 // The exit code of a report (errors.h): bad input outranks an internal error, which outranks

@@ -21,6 +21,18 @@ struct CheckOptions {
   std::filesystem::path keep;        // keep the runs' folders and traces here (default: a temporary folder)
   ReportFiles reports;               // as verify writes them
   double timeout_s = 600;            // per start of the command
+  // --resume-args ARGS: appended (split as a shell splits words, {run_dir} substituted) to the
+  // command on every restart after a kill, for scripts that resume on a flag
+  // (--init_from=resume, --resume PATH).
+  std::string resume_args;
+  // The probe (python/trainproof/probe.py) in every Python process the command starts: what
+  // the script did, with no recorder calls in it. --no-probe turns it off.
+  bool probe = true;
+  // --reference TRACE: the uninterrupted run's trace from an earlier check (--keep DIR keeps it
+  // as DIR/uninterrupted-1.trace) stands in for this check's uninterrupted runs; determinism is
+  // then not checked. For checking several resume variants of one script against one run.
+  std::filesystem::path reference;
+  std::vector<std::string> allow;  // --allow ID: findings accepted knowingly (reported as allowed)
 
   // --expect-lr SPEC: the rate each recorded step must log as "lr" (lr_curve(SPEC), one per
   // step in step order), and the SPEC as the user wrote it.
@@ -48,6 +60,9 @@ struct CheckOptions {
 //  - the schedule (--expect-lr): the recorded "lr" of every step equals the schedule's;
 //  - the golden curve (--golden): the trace lies within the golden's tolerances (--regen
 //    writes the golden instead, refusing while a law is broken unless --force).
+// Findings (probe_findings.h) name what breaks a law: the missing piece of state of a broken
+// resume (resume-missing-rng-state, ...), a non-atomic checkpoint; each with the step and the
+// script's file:line.
 // Exit 0 all hold, 1 one is broken, 2 bad input (the command is not found, fails on its first
 // uninterrupted run, records no trace, the golden is missing or unreadable), 3 internal error.
 int check(const CheckOptions& o);

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The README's test command timed, revisions side by side in one run: for each REV a fresh
+# clone is bootstrapped (ccache warm: that is not what is measured), then
+# `ctest --test-dir build -j 2` is timed; it prints per revision the wall time, the test count,
+# the negative controls, the label totals and the ten slowest tests.
+#   bench/test_time.sh [REV...]       default: HEAD
+#   bench/test_time.sh --build-dir DIR   time the suite of an existing build tree only
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# Times the suite of one build tree; prints its summary under the name $2.
+time_suite() {
+  local build=$1 name=$2 log=$out/$2.log t0 t1
+  t0=$(date +%s.%N)
+  ctest --test-dir "$build" -j 2 >"$log" 2>&1
+  local rc=$?
+  t1=$(date +%s.%N)
+  local wall
+  wall=$(echo "$t1 - $t0" | bc)
+  local total controls
+  total=$(ctest --test-dir "$build" -N | sed -n 's/^Total Tests: //p')
+  controls=$(ctest --test-dir "$build" -N | grep -ciE 'control|Sabotage|\.no-|non-atomic|unseeded|per-epoch|short-warmup|after-step')
+  printf '%s: wall %.0f s, exit %d, %s tests (%s negative controls), %s\n' "$name" "$wall" "$rc" "$total" \
+    "$controls" "$(grep -E 'tests passed|tests failed' "$log" | tail -1)"
+  sed -n '/Label Time Summary:/,/^$/p' "$log" | sed 's/^/    /'
+  echo "    ten slowest:"
+  grep -E '^ *[0-9]+/[0-9]+ Test +#' "$log" | sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/' |
+    sort -rn | head -10 | awk '{printf "      %7.1f s  %s\n", $1, $2}'
+}
+
+if [ "${1:-}" = --build-dir ]; then
+  time_suite "$2" "$(basename "$2")"
+  exit 0
+fi
+[ $# -gt 0 ] || set -- HEAD
+for rev in "$@"; do
+  sha=$(git -C "$root" rev-parse --short "$rev") || exit 2
+  clone=$out/clone-$sha
+  git clone -q "$root" "$clone" && git -C "$clone" checkout -q "$sha" || exit 2
+  (cd "$clone" && tools/bootstrap.sh >"$out/bootstrap-$sha.log" 2>&1) || { tail -20 "$out/bootstrap-$sha.log"; exit 2; }
+  time_suite "$clone/build" "$rev ($sha)"
+done

@@ -1,0 +1,364 @@
+"""trainproof's probe: what a PyTorch training script did, observed without a line of it changed.
+
+`trainproof check` loads it into every Python process it starts (a sitecustomize on
+PYTHONPATH, see python/trainproof_boot/). It arms itself only with TRAINPROOF_PROBE=1 and
+TRAINPROOF_TRACE set, and installs itself once the script imports torch. It observes through
+PyTorch's public hooks and a few wrappers, and writes facts to the same crash-safe trace the
+Recorder writes; it judges nothing (every judgement is made by `trainproof check`).
+
+Per optimizer step (a global optimizer step pre-hook, so before the update) one record:
+    {"kind": "probe", "seq": n, "values": {"loss", "lr", "lr.1", ..., "grad_norm"},
+     "digests": {"params", "optimizer", "scheduler", "rng.torch", "rng.cuda<i>", "rng.numpy",
+                 "rng.random", "batch", "scaler"}, "opt_step": k, "where": "train.py:88"}
+  - loss: the scalars backward was called on since the last step, summed, with an enabled
+    GradScaler's scale divided out;
+  - lr per param group; grad_norm where the script clips (clip_grad_norm_'s result);
+  - digests: exact (every bit of every tensor), computed where the tensors live: on the host a
+    BLAKE2b of the bytes, on a GPU a position-weighted integer sum of the bit patterns reduced
+    on the device (no copy of the weights to the host);
+  - batch: the tensor inputs of the step's outermost forward calls made with grad enabled.
+At every torch.save: {"kind": "save", "path", "existed", "keys", "where"}, written before the
+save starts, so that a kill during it still leaves the record. At exit: {"kind": "final"}.
+Nothing here draws a random number or changes a tensor: the script's results stay bitwise."""
+import atexit
+import hashlib
+import os
+import sys
+import weakref
+
+_DIGEST_BYTES = 8
+_probe = None
+
+
+def arm():
+    """Installs the probe now if torch is loaded, else when the script first imports it."""
+    if os.environ.get("TRAINPROOF_PROBE") != "1" or not os.environ.get("TRAINPROOF_TRACE"):
+        return
+    if "torch" in sys.modules:
+        _install(sys.modules["torch"])
+        return
+    sys.meta_path.insert(0, _TorchImportHook())
+
+
+class _TorchImportHook:
+    """A meta path finder that lets torch import as usual, then installs the probe."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "torch":
+            return None
+        import importlib.util
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec("torch")
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module = spec.loader.exec_module
+
+        def exec_then_install(module):
+            exec_module(module)
+            _install(module)
+
+        spec.loader.exec_module = exec_then_install
+        return spec
+
+
+def _install(torch):
+    global _probe
+    if _probe is not None:
+        return
+    try:
+        _probe = _Probe(torch)
+    except Exception as e:  # the probe must never break the script it watches
+        print(f"trainproof probe: not installed: {type(e).__name__}: {e}", file=sys.stderr)
+
+
+def _user_frame():
+    """`file:line` of the innermost frame outside torch, the standard library and trainproof."""
+    skip = (os.sep + "torch" + os.sep, os.sep + "trainproof" + os.sep, os.sep + "trainproof_boot" + os.sep,
+            os.path.dirname(os.__file__))
+    f = sys._getframe(1)
+    while f is not None:
+        name = f.f_code.co_filename
+        if not name.startswith("<") and not any(s in name for s in skip):
+            return f"{os.path.basename(name)}:{f.f_lineno}"
+        f = f.f_back
+    return ""
+
+
+class _Digest:
+    """An exact digest of tensors and plain values; device tensors are reduced on their device."""
+
+    def __init__(self, torch):
+        self._torch = torch
+        self._host = hashlib.blake2b(digest_size=_DIGEST_BYTES)
+        self._device = []  # 0-d int64 tensors on a device, fetched in one copy
+
+    def value(self, v):
+        self._host.update(repr(v).encode())
+
+    def tensor(self, t):
+        torch = self._torch
+        t = t.detach()
+        self._host.update(f"{t.dtype}{tuple(t.shape)}".encode())
+        if t.numel() == 0:
+            return
+        if t.is_sparse or t.is_quantized:
+            t = t.to_dense() if t.is_sparse else t.int_repr()
+        flat = t.contiguous().reshape(-1)
+        if flat.dtype == torch.bool:
+            flat = flat.to(torch.uint8)
+        raw = flat.view(torch.uint8)
+        if raw.device.type == "cpu":
+            self._host.update(raw.numpy().data)
+            return
+        words = raw.view(torch.int32) if raw.numel() % 4 == 0 else raw
+        w = words.to(torch.int64)
+        pos = torch.arange(w.numel(), device=w.device, dtype=torch.int64)
+        self._device.append((w * (pos * 2 + 1) + pos).sum())  # wraps mod 2**64: exact, order-sensitive
+
+    def hex(self):
+        if self._device:
+            for v in self._torch.stack(self._device).cpu().tolist():
+                self._host.update(int(v).to_bytes(8, "little", signed=True))
+            self._device = []
+        return self._host.hexdigest()
+
+
+class _Probe:
+    def __init__(self, torch):
+        from trainproof import Recorder
+        self.torch = torch
+        self.pid = os.getpid()
+        self.rank = os.environ.get("RANK", "0")
+        self.rec = None
+        self._recorder = Recorder
+        self.seq = 0
+        self.loss = None
+        self.grad_norm = None
+        self.batch = None
+        self.top = None  # the module of the outermost forward in flight
+        self.scaled = {}  # id(tensor scaler.scale returned) -> the scale
+        self.schedulers = weakref.WeakSet()
+        self.scalers = weakref.WeakSet()
+        self.optimizers = []  # held to the end: their final parameters are digested at exit
+        self._hook(torch)
+        atexit.register(self._final)
+
+    # -- writing -------------------------------------------------------------------------------
+    def _on(self):
+        return os.getpid() == self.pid and self.rank == "0"
+
+    def _write(self, record):
+        if self.rec is None:
+            self.rec = self._recorder(fsync=False)
+            self.rec._record({"kind": "start", "pid": self.pid, "argv": sys.argv})
+        self.rec._record(record)
+
+    # -- hooks ---------------------------------------------------------------------------------
+    def _hook(self, torch):
+        from importlib import import_module  # torch.optim deletes its submodules' names: import them
+        optimizer, lr_scheduler = import_module("torch.optim.optimizer"), import_module("torch.optim.lr_scheduler")
+        module, clip_grad = import_module("torch.nn.modules.module"), import_module("torch.nn.utils.clip_grad")
+        amp = import_module("torch.amp")
+        probe = self
+        optimizer.register_optimizer_step_pre_hook(self._pre_step)
+        module.register_module_forward_pre_hook(self._forward_pre)
+        module.register_module_forward_hook(self._forward_post)
+
+        backward = torch.Tensor.backward
+
+        def traced_backward(tensor, *args, **kwargs):
+            probe._backward(tensor)
+            return backward(tensor, *args, **kwargs)
+
+        traced_backward.__doc__ = backward.__doc__
+        torch.Tensor.backward = traced_backward
+
+        clip = torch.nn.utils.clip_grad_norm_
+
+        def traced_clip(*args, **kwargs):
+            norm = clip(*args, **kwargs)
+            if probe._on():
+                probe.grad_norm = norm
+            return norm
+
+        torch.nn.utils.clip_grad_norm_ = traced_clip
+        clip_grad.clip_grad_norm_ = traced_clip
+
+        save = torch.save
+
+        def traced_save(obj, f, *args, **kwargs):
+            if probe._on():
+                probe._save(obj, f)
+            return save(obj, f, *args, **kwargs)
+
+        torch.save = traced_save
+
+        load = torch.load
+
+        def traced_load(f, *args, **kwargs):
+            if probe._on():
+                probe._load(f, kwargs.get("weights_only"))
+            return load(f, *args, **kwargs)
+
+        torch.load = traced_load
+
+        scaler_init = amp.GradScaler.__init__
+        scaler_scale = amp.GradScaler.scale
+
+        def traced_scaler_init(scaler, *args, **kwargs):
+            scaler_init(scaler, *args, **kwargs)
+            probe.scalers.add(scaler)
+
+        def traced_scale(scaler, outputs):
+            out = scaler_scale(scaler, outputs)
+            if probe._on() and isinstance(out, torch.Tensor) and out is not outputs:
+                probe.scaled[id(out)] = scaler._scale
+            return out
+
+        amp.GradScaler.__init__ = traced_scaler_init
+        amp.GradScaler.scale = traced_scale
+
+        sched_init = lr_scheduler.LRScheduler.__init__
+
+        def traced_sched_init(sched, *args, **kwargs):
+            sched_init(sched, *args, **kwargs)
+            probe.schedulers.add(sched)
+
+        lr_scheduler.LRScheduler.__init__ = traced_sched_init
+
+    def _backward(self, tensor):
+        if not self._on() or tensor.numel() != 1:
+            return
+        v = tensor.detach().double().reshape(())
+        scale = self.scaled.pop(id(tensor), None)
+        if scale is not None:
+            v = v / scale.double().reshape(()).to(v.device)
+        self.loss = v if self.loss is None else self.loss + v
+
+    def _forward_pre(self, module, inputs):
+        if self.top is not None or not self.torch.is_grad_enabled() or not self._on():
+            return
+        self.top = module
+        tensors = [x for x in inputs if isinstance(x, self.torch.Tensor)]
+        if tensors:
+            if self.batch is None:
+                self.batch = _Digest(self.torch)
+            for t in tensors:
+                self.batch.tensor(t)
+
+    def _forward_post(self, module, inputs, output):
+        if module is self.top:
+            self.top = None
+
+    def _save(self, obj, f):
+        path = os.fspath(f) if isinstance(f, (str, os.PathLike)) else None
+        existed = bool(path) and os.path.exists(path)
+        keys = sorted(str(k) for k in obj.keys()) if isinstance(obj, dict) else []
+        self._write({"kind": "save", "seq": self.seq, "path": os.path.abspath(path) if path else None,
+                     "existed": existed, "keys": keys, "where": _user_frame()})
+
+    def _load(self, f, weights_only):
+        path = os.fspath(f) if isinstance(f, (str, os.PathLike)) else None
+        self._write({"kind": "load", "seq": self.seq, "path": os.path.abspath(path) if path else None,
+                     "weights_only": weights_only, "where": _user_frame()})
+
+    # -- one optimizer step --------------------------------------------------------------------
+    def _pre_step(self, optimizer, args, kwargs):
+        if not self._on():
+            return
+        torch = self.torch
+        if not any(o is optimizer for o in self.optimizers):
+            self.optimizers.append(optimizer)
+        self.seq += 1
+        values = {}
+        for i, g in enumerate(optimizer.param_groups):
+            values["lr" if i == 0 else f"lr.{i}"] = float(g["lr"])
+        if self.loss is not None:
+            values["loss"] = float(self.loss)
+        if self.grad_norm is not None:
+            values["grad_norm"] = float(self.grad_norm)
+        digests = {"params": self._params(optimizer).hex(), "optimizer": self._optimizer_state(optimizer),
+                   "scheduler": self._scheduler_state(optimizer)}
+        digests.update(self._rng_states())
+        if self.batch is not None:
+            digests["batch"] = self.batch.hex()
+        scaler = self._scaler_state()
+        if scaler is not None:
+            digests["scaler"] = scaler
+        self._write({"kind": "probe", "seq": self.seq, "values": values, "digests": digests,
+                     "opt_step": self._opt_step(optimizer), "where": _user_frame()})
+        self.loss = self.grad_norm = self.batch = None
+        self.top = None
+        self.scaled.clear()
+
+    def _params(self, optimizer):
+        d = _Digest(self.torch)
+        for g in optimizer.param_groups:
+            for p in g["params"]:
+                d.tensor(p)
+        return d
+
+    def _optimizer_state(self, optimizer):
+        d = _Digest(self.torch)
+        for g in optimizer.param_groups:
+            for p in g["params"]:
+                state = optimizer.state.get(p, {})
+                for k in sorted(state):
+                    d.value(k)
+                    v = state[k]
+                    d.tensor(v) if isinstance(v, self.torch.Tensor) else d.value(v)
+        return d.hex()
+
+    def _opt_step(self, optimizer):
+        for g in optimizer.param_groups:
+            for p in g["params"]:
+                step = optimizer.state.get(p, {}).get("step")
+                if step is not None:
+                    return int(step.item() if isinstance(step, self.torch.Tensor) else step)
+        return None
+
+    def _scheduler_state(self, optimizer):
+        d = _Digest(self.torch)
+        for s in list(self.schedulers):
+            if getattr(s, "optimizer", None) is not optimizer:
+                continue
+            for k in sorted(vars(s)):
+                v = vars(s)[k]
+                if isinstance(v, (bool, int, float)) or (isinstance(v, list) and all(
+                        isinstance(x, (int, float)) for x in v)):
+                    d.value((k, v))
+        return d.hex()
+
+    def _rng_states(self):
+        torch = self.torch
+        out = {"rng.torch": hashlib.blake2b(torch.get_rng_state().numpy().data, digest_size=_DIGEST_BYTES).hexdigest()}
+        if torch.cuda.is_available() and torch.cuda.is_initialized():
+            for i in range(torch.cuda.device_count()):
+                out[f"rng.cuda{i}"] = hashlib.blake2b(torch.cuda.get_rng_state(i).numpy().data,
+                                                      digest_size=_DIGEST_BYTES).hexdigest()
+        np = sys.modules.get("numpy")
+        if np is not None and hasattr(np, "random"):
+            kind, keys, pos, has_gauss, cached = np.random.get_state()
+            h = hashlib.blake2b(keys.tobytes(), digest_size=_DIGEST_BYTES)
+            h.update(repr((kind, pos, has_gauss, cached)).encode())
+            out["rng.numpy"] = h.hexdigest()
+        random = sys.modules.get("random")
+        if random is not None:
+            out["rng.random"] = hashlib.blake2b(repr(random.getstate()).encode(),
+                                                digest_size=_DIGEST_BYTES).hexdigest()
+        return out
+
+    def _scaler_state(self):
+        states = [repr(sorted(s.state_dict().items())) for s in list(self.scalers) if s.is_enabled()]
+        if not states:
+            return None
+        return hashlib.blake2b("|".join(states).encode(), digest_size=_DIGEST_BYTES).hexdigest()
+
+    def _final(self):
+        if not self._on() or self.rec is None:
+            return
+        digests = {}
+        for i, opt in enumerate(self.optimizers):
+            digests[f"params.{i}" if i else "params"] = self._params(opt).hex()
+        self._write({"kind": "final", "digests": digests})
+        self.rec.close()

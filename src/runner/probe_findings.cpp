@@ -1,0 +1,240 @@
+// See probe_findings.h. Document 003, "Checkpoint and Resume — Exactly": a resumed run is
+// bitwise the uninterrupted one only if the checkpoint holds model, optimizer, scheduler,
+// scaler, step, data position and every RNG state, and is written atomically.
+#include "src/runner/probe_findings.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace trainproof {
+
+namespace {
+
+constexpr const char* kResumeLaw = "exact resume";
+
+std::vector<const ProbeStep*> steps_of_start(const RecordedTrace& t, int start) {
+  std::vector<const ProbeStep*> out;
+  for (const auto& p : t.probe)
+    if (p.start == start) out.push_back(&p);
+  return out;
+}
+
+}  // namespace
+
+std::set<std::string> used_rngs(const RecordedTrace& reference) {
+  std::set<std::string> used;
+  const auto first = steps_of_start(reference, reference.probe.empty() ? 0 : reference.probe.front().start);
+  for (const auto* p : first)
+    for (const auto& [k, v] : p->digests)
+      if (k.rfind("rng.", 0) == 0 && first.front()->digests.count(k) && first.front()->digests.at(k) != v)
+        used.insert(k);
+  return used;
+}
+
+namespace {
+
+std::string digest_or(const ProbeStep& p, const std::string& key) {
+  const auto it = p.digests.find(key);
+  return it == p.digests.end() ? "" : it->second;
+}
+
+size_t equal_digests(const ProbeStep& a, const ProbeStep& b) {
+  size_t n = 0;
+  for (const auto& [k, v] : a.digests) n += digest_or(b, k) == v;
+  return n;
+}
+
+// How a piece of state is restored, for the finding's advice.
+std::string rng_call(const std::string& key) {
+  if (key == "rng.torch") return "torch.get_rng_state()";
+  if (key == "rng.numpy") return "numpy.random.get_state()";
+  if (key == "rng.random") return "random.getstate()";
+  if (key.rfind("rng.cuda", 0) == 0) return fmt::format("torch.cuda.get_rng_state({})", key.substr(8));
+  return key;
+}
+
+std::string rng_name(const std::string& key) {
+  if (key == "rng.torch") return "torch CPU RNG";
+  if (key == "rng.numpy") return "numpy's global RNG";
+  if (key == "rng.random") return "Python's random";
+  if (key.rfind("rng.cuda", 0) == 0) return "CUDA RNG of device " + key.substr(8);
+  return key;
+}
+
+}  // namespace
+
+std::vector<RestartAlignment> align_restarts(const RecordedTrace& straight, const RecordedTrace& resumed) {
+  std::vector<RestartAlignment> out;
+  const auto reference = steps_of_start(straight, straight.probe.empty() ? 0 : straight.probe.front().start);
+  std::set<int> starts;
+  for (const auto& p : resumed.probe) starts.insert(p.start);
+  for (const int start : starts) {
+    if (start == (resumed.probe.empty() ? 0 : resumed.probe.front().start)) continue;  // the first start
+    const auto steps = steps_of_start(resumed, start);
+    const ProbeStep& first = *steps.front();
+    // The step of the uninterrupted run whose state this restart's first step starts from: the
+    // one with the most equal digests (and the same optimizer step counter); on a tie, the one
+    // with equal parameters, then the earliest.
+    RestartAlignment a{start, 1, "nothing matched: assumed it began again at step 1"};
+    int best = -1;
+    bool best_params = false;
+    for (size_t j = 0; j < reference.size(); ++j) {
+      const bool same_params = digest_or(*reference[j], "params") == digest_or(first, "params");
+      const bool same_counter = first.opt_step && reference[j]->opt_step == first.opt_step;
+      const int score = static_cast<int>(equal_digests(first, *reference[j])) + (same_counter ? 1 : 0);
+      if (score == 0 || score < best || (score == best && (best_params || !same_params))) continue;
+      best = score;
+      best_params = same_params;
+      a = {start, static_cast<int64_t>(j) + 1,
+           same_params    ? "parameter digest"
+           : same_counter ? "optimizer step counter"
+                          : fmt::format("{} equal digests of its state", score)};
+    }
+    out.push_back(a);
+  }
+  return out;
+}
+
+void renumber_steps(RecordedTrace& resumed, const std::vector<RestartAlignment>& restarts) {
+  resumed.steps.clear();
+  std::map<int, int64_t> offset;
+  for (const auto& r : restarts) offset[r.start] = r.step - 1;
+  for (const auto& p : resumed.probe) resumed.steps[offset[p.start] + p.seq] = p.values;
+}
+
+std::vector<std::string> differing_state(const ProbeStep& a, const ProbeStep& b, const std::set<std::string>& rngs) {
+  std::vector<std::string> out;
+  const auto digest = [&](const std::string& k) {
+    if (digest_or(a, k) != digest_or(b, k)) out.push_back(k);
+  };
+  digest("params");
+  digest("optimizer");
+  digest("scheduler");
+  for (const auto& [k, v] : a.values)
+    if (k.rfind("lr", 0) == 0 && (!b.values.count(k) || b.values.at(k) != v)) out.push_back(k);
+  std::set<std::string> keys;
+  for (const auto& [k, v] : a.digests) keys.insert(k);
+  for (const auto& [k, v] : b.digests) keys.insert(k);
+  for (const auto& k : keys)
+    if (k.rfind("rng.", 0) == 0 && rngs.count(k)) digest(k);
+  digest("batch");
+  digest("scaler");
+  return out;
+}
+
+std::vector<Finding> diagnose_resume(const RecordedTrace& straight, const RecordedTrace& resumed,
+                                     const std::vector<RestartAlignment>& restarts) {
+  std::vector<Finding> findings;
+  const auto reference = steps_of_start(straight, straight.probe.empty() ? 0 : straight.probe.front().start);
+  std::set<std::string> named;
+  const std::set<std::string> rngs = used_rngs(straight);
+  for (const auto& r : restarts) {
+    const auto steps = steps_of_start(resumed, r.start);
+    for (size_t i = 0; i < steps.size(); ++i) {
+      const size_t j = static_cast<size_t>(r.step - 1) + i;
+      if (j >= reference.size()) break;
+      const ProbeStep& now = *steps[i];
+      const ProbeStep& then = *reference[j];
+      const std::vector<std::string> diff = differing_state(now, then, rngs);
+      const bool values_differ = now.values != then.values;
+      if (diff.empty() && !values_differ) continue;
+      const int64_t step = static_cast<int64_t>(j) + 1;
+      const std::string at =
+          fmt::format("step {}, {} after restart {} (resumed at step {} by {})", step,
+                      i == 0 ? std::string("the first") : fmt::format("step {}", i + 1), r.start - 1, r.step, r.how);
+      const auto has = [&](const std::string& k) { return std::find(diff.begin(), diff.end(), k) != diff.end(); };
+      const bool any_rng =
+          std::any_of(diff.begin(), diff.end(), [](const std::string& k) { return k.rfind("rng.", 0) == 0; });
+      const bool lr_differs =
+          std::any_of(diff.begin(), diff.end(), [](const std::string& k) { return k.rfind("lr", 0) == 0; });
+      std::vector<std::string> equal;
+      for (const char* k : {"params", "optimizer", "scheduler"})
+        if (!has(k) && now.digests.count(k)) equal.push_back(fmt::format("{} equal", k));
+      const auto add = [&](const std::string& id, const std::string& what) {
+        if (!named.insert(id).second) return;
+        Finding f;
+        f.id = id;
+        f.law = kResumeLaw;
+        f.step = step;
+        f.where = now.where;
+        f.detail = fmt::format("at {}: {}{} differ -> {}", at,
+                               equal.empty() ? std::string() : fmt::format("{}, ", fmt::join(equal, ", ")),
+                               fmt::join(diff, ", "), what);
+        findings.push_back(std::move(f));
+      };
+      if (has("params"))
+        add("resume-params-differ",
+            "the parameters are not the checkpoint's: load model.state_dict() from it before training");
+      if (has("optimizer"))
+        add("resume-missing-optimizer-state",
+            "the checkpoint does not restore the optimizer's state: save and load optimizer.state_dict()");
+      if (has("scheduler") || (lr_differs && !has("optimizer")))
+        add("resume-missing-scheduler-state",
+            has("scheduler") ? "the checkpoint does not restore the LR scheduler: save and load scheduler.state_dict()"
+                             : "the learning rate differs: the step count the schedule is computed from is not "
+                               "restored");
+      for (const auto& k : diff)
+        if (k.rfind("rng.", 0) == 0)
+          add("resume-missing-rng-state",
+              fmt::format("{} differs: the checkpoint does not restore {}", rng_name(k), rng_call(k)));
+      if (has("batch") && !any_rng)
+        add("resume-missing-data-position",
+            "the step's input batch differs while every RNG agrees: the checkpoint does not restore where the data "
+            "order stood (epoch and batch index, or the sampler's state)");
+      if (has("scaler"))
+        add("resume-missing-scaler-state",
+            "the GradScaler's scale or growth tracker differs: save and load scaler.state_dict()");
+      if (diff.empty())
+        add("resume-state-equal-values-differ",
+            "every digest of the state is equal and the step's values still differ: an op that is not "
+            "deterministic");
+      // The first departure names the cause; from here on the preempted run is on another
+      // trajectory, and later restarts cannot be compared with the uninterrupted run.
+      return findings;
+    }
+  }
+  return findings;
+}
+
+std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::string& killed_writing) {
+  std::set<std::string> loaded;
+  for (const auto& f : resumed.file_ops)
+    if (f.kind == "load" && !f.path.empty()) loaded.insert(f.path);
+  for (const auto& f : resumed.file_ops) {
+    if (f.kind != "save" || !f.existed || !loaded.count(f.path)) continue;
+    const std::string name = f.path.substr(f.path.find_last_of('/') + 1);
+    const bool confirmed = !killed_writing.empty() && killed_writing == name;
+    Finding finding;
+    finding.id = "non-atomic-checkpoint";
+    finding.law = kResumeLaw;
+    finding.where = f.where;
+    finding.detail = fmt::format(
+        "torch.save writes straight onto {}, the checkpoint a restart loads: a kill during the "
+        "write leaves it torn{}. Save to a temporary file in the same folder, then os.replace() it "
+        "onto {}",
+        name, confirmed ? " (kill 1 landed during that write)" : "", name);
+    return {finding};
+  }
+  return {};
+}
+
+std::string first_probe_difference(const RecordedTrace& a, const RecordedTrace& b) {
+  const size_t n = std::min(a.probe.size(), b.probe.size());
+  const std::set<std::string> rngs = used_rngs(a);
+  for (size_t i = 0; i < n; ++i) {
+    const std::vector<std::string> diff = differing_state(a.probe[i], b.probe[i], rngs);
+    if (!diff.empty())
+      return fmt::format("first at step {} ({}): {} differ", i + 1, a.probe[i].where, fmt::join(diff, ", "));
+  }
+  if (a.probe.size() != b.probe.size())
+    return fmt::format("{} optimizer steps in one run, {} in the other", a.probe.size(), b.probe.size());
+  for (const auto& [k, v] : a.final_digests)
+    if (b.final_digests.count(k) && b.final_digests.at(k) != v) return fmt::format("the final {} differ", k);
+  return "";
+}
+
+}  // namespace trainproof

@@ -1,0 +1,58 @@
+// What `trainproof check` concludes from the probe's records (python/trainproof/probe.py):
+// where each restart of a preempted run resumed, found by content, and which piece of state a
+// broken resume is missing. Torch-free; the probe only observes, every judgement is here.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "trainproof/core/recorded_trace.h"
+#include "trainproof/report/report.h"
+
+namespace trainproof {
+
+// Where one restart of a preempted run picked up: its first optimizer step is the
+// uninterrupted run's step `step` (1-based), found as `how`.
+struct RestartAlignment {
+  int start = 0;     // the restart's start number (2 = after kill 1)
+  int64_t step = 0;  // 1: it began again at the first step
+  std::string how;   // "parameter digest", "optimizer step counter", or "not found: ..."
+};
+
+// Aligns each restart of `resumed` with `straight` (both probe traces) by the parameters'
+// digest before its first step (ties broken by the most other equal digests), else by the
+// optimizer's own step counter, else assumes it began again at step 1.
+std::vector<RestartAlignment> align_restarts(const RecordedTrace& straight, const RecordedTrace& resumed);
+
+// The preempted run's steps as the uninterrupted run numbers them, later starts overwriting
+// the steps they redo: what the exact-resume law compares.
+void renumber_steps(RecordedTrace& resumed, const std::vector<RestartAlignment>& restarts);
+
+// The RNG digests that change during the reference run's first start: the RNGs the loop draws
+// from. The others (an RNG the loop never uses, seeded from the OS at import) are not compared.
+std::set<std::string> used_rngs(const RecordedTrace& reference);
+
+// The digests of `a` that differ from `b`'s, in the order a diagnosis names them (params,
+// optimizer, scheduler, lr values, the RNGs of `rngs`, batch, scaler).
+std::vector<std::string> differing_state(const ProbeStep& a, const ProbeStep& b, const std::set<std::string>& rngs);
+
+// The first step after each restart where the resumed run departs from the uninterrupted one,
+// and the missing piece(s) of state named there:
+//   resume-params-differ, resume-missing-optimizer-state, resume-missing-scheduler-state,
+//   resume-missing-rng-state, resume-missing-data-position (the batch differs while every RNG
+//   agrees), resume-missing-scaler-state.
+std::vector<Finding> diagnose_resume(const RecordedTrace& straight, const RecordedTrace& resumed,
+                                     const std::vector<RestartAlignment>& restarts);
+
+// non-atomic-checkpoint: a torch.save straight onto an existing file that a restart then
+// loads with torch.load (a kill during that save leaves the only checkpoint torn).
+// `killed_writing`: the file kill 1 landed in the write of (empty: none), which confirms it.
+std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::string& killed_writing);
+
+// The first step where two uninterrupted runs' probe records differ, and what differs there
+// ("" when they agree): the determinism law's evidence beyond the scalar series.
+std::string first_probe_difference(const RecordedTrace& a, const RecordedTrace& b);
+
+}  // namespace trainproof

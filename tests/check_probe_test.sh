@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# `trainproof check` on a script that imports nothing from trainproof (examples/python_plain):
+# the probe records it, a restart gets --resume-args, and a broken resume names the missing
+# state by its finding id, at the first step after the restart, and names nothing else. The
+# correct script (MISTAKE none) holds every law and draws no finding.
+#   check_probe_test.sh TRAINPROOF_BIN PYTHON MISTAKE [FINDING_ID]
+# CHECK_KEEP: keep the runs there (the correct script's, whose uninterrupted trace the mistakes
+# then take as CHECK_REFERENCE: a resume mistake changes nothing before the first restart).
+set -uo pipefail
+bin=$1 py=$2 mistake=$3 want=${4:-}
+src=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
+keep=${CHECK_KEEP:-$tmp/runs}
+rm -rf "$keep"
+args=(--kills 2)  # seed 3: kill 1 lands in the checkpoint write after step 15, kill 2 after step 18
+[ -n "${CHECK_REFERENCE:-}" ] && args=(--kills 1 --reference "$CHECK_REFERENCE")
+# PYTHONPATH unset: the probe must come from check alone, the script imports nothing.
+env -u PYTHONPATH "$bin" check "${args[@]}" --seed 3 --resume-args '--resume' --json "$tmp/r.json" --keep "$keep" \
+  -- "$py" "$src/examples/python_plain/train.py" --out '{run_dir}' --mistake "$mistake" >"$tmp/out.log" 2>&1
+rc=$?
+ids=$("$py" -c 'import json, sys; print(" ".join(f["id"] for f in json.load(open(sys.argv[1]))["findings"]))' "$tmp/r.json") \
+  || fail "no JSON report with a findings list"
+if [ -z "$want" ]; then
+  [ "$rc" -eq 0 ] || fail "the correct script broke a law (exit $rc)"
+  [ -z "$ids" ] || fail "the correct script drew findings: $ids"
+  grep -q "^held     exact resume" "$tmp/out.log" || fail "exact resume not held"
+  grep -q "restart 1 resumed at step [1-9]" "$tmp/out.log" || fail "no restart resumed past step 1"
+else
+  [ "$rc" -eq 1 ] || fail "exit $rc with $mistake planted, expected 1"
+  [ "$ids" = "$want" ] || fail "findings '$ids', expected exactly '$want'"
+  grep -q "^BROKEN   \[$want\] exact resume" "$tmp/out.log" || fail "the finding is not printed as BROKEN"
+  case $want in
+    non-atomic-checkpoint) grep -A1 "\[$want\]" "$tmp/out.log" | grep -q "(train.py:[0-9]*)" \
+                             || fail "the finding names no line of train.py" ;;
+    *) grep -q "\[$want\] exact resume at step [0-9]* (train.py:[0-9]*)" "$tmp/out.log" \
+         || fail "the finding names no step and line of train.py"
+       grep -A1 "\[$want\]" "$tmp/out.log" | grep -q "the first after restart" \
+         || fail "the finding is not at the first step after a restart" ;;
+  esac
+fi
+# Nothing the command started outlives the check.
+if pgrep -f "$src/examples/python_plain/train.py --out $tmp" >/dev/null; then fail "a process of the command outlived check"; fi
+echo "check probe $mistake: ok"
+echo "1 passed, 0 failed"
