@@ -98,7 +98,7 @@ def main():
 
     ckpt = run_dir / "ckpt.pt"
     if ckpt.exists():  # resume, as a preemptible job does
-        s = torch.load(ckpt, weights_only=False)
+        s = torch.load(ckpt, weights_only=True)  # document 003: never unpickle arbitrary code
         model.load_state_dict(s["model"])
         if a.mistake != "no-optimizer-state":
             opt.load_state_dict(s["optimizer"])

@@ -71,14 +71,20 @@ def _install(torch):
         print(f"trainproof probe: not installed: {type(e).__name__}: {e}", file=sys.stderr)
 
 
+_SKIP_DIRS = []  # torch's package, this package, the boot folder, the standard library
+
+
 def _user_frame():
     """`file:line` of the innermost frame outside torch, the standard library and trainproof."""
-    skip = (os.sep + "torch" + os.sep, os.sep + "trainproof" + os.sep, os.sep + "trainproof_boot" + os.sep,
-            os.path.dirname(os.__file__))
+    if not _SKIP_DIRS:
+        import torch
+        _SKIP_DIRS.extend(os.path.dirname(os.path.abspath(m.__file__)) + os.sep
+                          for m in (torch, sys.modules[__name__], os))
+        _SKIP_DIRS.append(os.path.join(os.path.dirname(_SKIP_DIRS[1].rstrip(os.sep)), "trainproof_boot") + os.sep)
     f = sys._getframe(1)
     while f is not None:
         name = f.f_code.co_filename
-        if not name.startswith("<") and not any(s in name for s in skip):
+        if not name.startswith("<") and not any(os.path.abspath(name).startswith(d) for d in _SKIP_DIRS):
             return f"{os.path.basename(name)}:{f.f_lineno}"
         f = f.f_back
     return ""
@@ -137,9 +143,22 @@ class _Probe:
         self.batch = None
         self.top = None  # the module of the outermost forward in flight
         self.scaled = {}  # id(tensor scaler.scale returned) -> the scale
-        self.schedulers = weakref.WeakSet()
+        self.schedulers = []  # held to the end, like the optimizers: judged at exit
         self.scalers = weakref.WeakSet()
         self.optimizers = []  # held to the end: their final parameters are digested at exit
+        # For the facts behind check's findings (see _fact):
+        self.opt_steps = {}  # id(optimizer) -> steps taken in this process
+        self.created_at = weakref.WeakKeyDictionary()  # optimizer or scheduler -> file:line that made it
+        self.after_step = {}  # id(optimizer) -> (param, its grad tensor, the grad's version) after a step
+        self.pending_eval = None  # a grad-enabled forward in eval mode, until a backward or the next forward
+        self.seen_training = weakref.WeakSet()  # top modules seen in a grad-enabled forward in train mode
+        self.stochastic = weakref.WeakKeyDictionary()  # top module -> its Dropout and BatchNorm modules
+        self.scaled_step = self.unscaled_step = False  # an enabled scaler's scale()/unscale_() this step
+        self.ce_calls = 0
+        self.facts_said = set()
+        self.seeded = False
+        self.rng_at_install = torch.get_rng_state()
+        self.rng_at_first_step = None
         self._hook(torch)
         atexit.register(self._final)
 
@@ -153,6 +172,14 @@ class _Probe:
             self.rec._record({"kind": "start", "pid": self.pid, "argv": sys.argv})
         self.rec._record(record)
 
+    def _fact(self, fact, once=True, **data):
+        """An observation check may judge as a finding: what was seen, where, at which step."""
+        if once and fact in self.facts_said:
+            return
+        self.facts_said.add(fact)
+        self._write({"kind": "fact", "fact": fact, "seq": self.seq, "where": data.pop("where", None) or _user_frame(),
+                     "data": data})
+
     # -- hooks ---------------------------------------------------------------------------------
     def _hook(self, torch):
         from importlib import import_module  # torch.optim deletes its submodules' names: import them
@@ -161,6 +188,45 @@ class _Probe:
         amp = import_module("torch.amp")
         probe = self
         optimizer.register_optimizer_step_pre_hook(self._pre_step)
+        optimizer.register_optimizer_step_post_hook(self._post_step)
+        from torch.nn.modules.batchnorm import _BatchNorm
+        from torch.nn.modules.dropout import _DropoutNd
+        self.stochastic_types = (_DropoutNd, _BatchNorm)
+
+        opt_init = optimizer.Optimizer.__init__
+
+        def traced_opt_init(opt, *args, **kwargs):
+            opt_init(opt, *args, **kwargs)
+            if probe._on():
+                probe.created_at[opt] = _user_frame()
+
+        optimizer.Optimizer.__init__ = traced_opt_init
+
+        seed = torch.manual_seed
+
+        def traced_seed(*args, **kwargs):
+            if probe._on() and not probe.seeded:
+                probe.seeded = True
+                if not torch.equal(torch.get_rng_state(), probe.rng_at_install):
+                    probe._fact("torch-random-before-seed")
+            return seed(*args, **kwargs)
+
+        torch.manual_seed = traced_seed
+        torch.random.manual_seed = traced_seed
+
+        functional = import_module("torch.nn.functional")
+        cross_entropy = functional.cross_entropy
+
+        def traced_cross_entropy(input, target, *args, **kwargs):
+            if probe._on() and probe.ce_calls < 3 and isinstance(input, torch.Tensor) and input.dim() >= 2:
+                probe.ce_calls += 1
+                with torch.no_grad():
+                    x = input.detach().float()
+                    probe._fact("cross-entropy-input", once=False, min=float(x.min()),
+                                row_sum_dev=float((x.sum(1) - 1).abs().max()), dtype=str(input.dtype))
+            return cross_entropy(input, target, *args, **kwargs)
+
+        functional.cross_entropy = traced_cross_entropy
         module.register_module_forward_pre_hook(self._forward_pre)
         module.register_module_forward_hook(self._forward_post)
 
@@ -176,6 +242,8 @@ class _Probe:
         clip = torch.nn.utils.clip_grad_norm_
 
         def traced_clip(*args, **kwargs):
+            if probe._on() and probe.scaled_step and not probe.unscaled_step:
+                probe._fact("clip-while-scaled")
             norm = clip(*args, **kwargs)
             if probe._on():
                 probe.grad_norm = norm
@@ -197,7 +265,7 @@ class _Probe:
 
         def traced_load(f, *args, **kwargs):
             if probe._on():
-                probe._load(f, kwargs.get("weights_only"))
+                probe._load(f, kwargs.get("weights_only", "default"))
             return load(f, *args, **kwargs)
 
         torch.load = traced_load
@@ -213,21 +281,51 @@ class _Probe:
             out = scaler_scale(scaler, outputs)
             if probe._on() and isinstance(out, torch.Tensor) and out is not outputs:
                 probe.scaled[id(out)] = scaler._scale
+                probe.scaled_step = True
             return out
+
+        scaler_unscale = amp.GradScaler.unscale_
+
+        def traced_unscale(scaler, optimizer):
+            if probe._on() and scaler.is_enabled():
+                probe.unscaled_step = True
+            return scaler_unscale(scaler, optimizer)
 
         amp.GradScaler.__init__ = traced_scaler_init
         amp.GradScaler.scale = traced_scale
+        amp.GradScaler.unscale_ = traced_unscale
 
         sched_init = lr_scheduler.LRScheduler.__init__
 
         def traced_sched_init(sched, *args, **kwargs):
             sched_init(sched, *args, **kwargs)
-            probe.schedulers.add(sched)
+            probe.schedulers.append(sched)
+            if probe._on():
+                probe.created_at[sched] = _user_frame()
 
         lr_scheduler.LRScheduler.__init__ = traced_sched_init
+        sched_step = lr_scheduler.LRScheduler.step
+
+        def traced_sched_step(sched, *args, **kwargs):
+            # Not the step the constructor takes (before it is in self.schedulers).
+            if (probe._on() and any(x is sched for x in probe.schedulers)
+                    and not probe.opt_steps.get(id(sched.optimizer))):
+                probe._fact("scheduler-step-before-optimizer-step")
+            return sched_step(sched, *args, **kwargs)
+
+        lr_scheduler.LRScheduler.step = traced_sched_step
 
     def _backward(self, tensor):
-        if not self._on() or tensor.numel() != 1:
+        if not self._on():
+            return
+        for key, (p, grad, version) in list(self.after_step.items()):
+            if p.grad is grad and grad._version == version and bool(grad.ne(0).any()):
+                self._fact("backward-onto-last-step-grads")
+            del self.after_step[key]
+        if self.pending_eval is not None:
+            self._fact("grad-forward-in-eval-mode", once=False, backward=True, **self.pending_eval)
+            self.pending_eval = None
+        if tensor.numel() != 1:
             return
         v = tensor.detach().double().reshape(())
         scale = self.scaled.pop(id(tensor), None)
@@ -236,15 +334,35 @@ class _Probe:
         self.loss = v if self.loss is None else self.loss + v
 
     def _forward_pre(self, module, inputs):
-        if self.top is not None or not self.torch.is_grad_enabled() or not self._on():
+        if self.top is not None or not self._on():
             return
         self.top = module
+        self._flush_eval_forward()
+        stochastic = self.stochastic.get(module)
+        if stochastic is None:
+            stochastic = self.stochastic[module] = [m for m in module.modules() if isinstance(m, self.stochastic_types)]
+        if not self.torch.is_grad_enabled():
+            training = sorted({type(m).__name__ for m in stochastic if m.training})
+            if training:
+                self._fact("no-grad-forward-in-train-mode", modules=",".join(training))
+            return
+        if module.training:
+            self.seen_training.add(module)
+        else:
+            self.pending_eval = {"where": _user_frame(), "seen_training": module in self.seen_training,
+                                 "stochastic": ",".join(sorted({type(m).__name__ for m in stochastic}))}
         tensors = [x for x in inputs if isinstance(x, self.torch.Tensor)]
         if tensors:
             if self.batch is None:
                 self.batch = _Digest(self.torch)
             for t in tensors:
                 self.batch.tensor(t)
+
+    def _flush_eval_forward(self):
+        """A grad-enabled forward in eval mode that no backward followed: a validation with grad."""
+        if self.pending_eval is not None:
+            self._fact("grad-forward-in-eval-mode", once=False, backward=False, **self.pending_eval)
+            self.pending_eval = None
 
     def _forward_post(self, module, inputs, output):
         if module is self.top:
@@ -254,8 +372,53 @@ class _Probe:
         path = os.fspath(f) if isinstance(f, (str, os.PathLike)) else None
         existed = bool(path) and os.path.exists(path)
         keys = sorted(str(k) for k in obj.keys()) if isinstance(obj, dict) else []
+        torch = self.torch
+        # A checkpoint: a dict that is not itself a bare state_dict (names to tensors).
+        checkpoint = isinstance(obj, dict) and not all(isinstance(v, torch.Tensor) for v in obj.values())
+        needs = ["optimizer", "step"]
+        if len(self.schedulers):
+            needs.append("scheduler")
+        if any(s.is_enabled() for s in list(self.scalers)):
+            needs.append("scaler")
+        if self.rng_at_first_step is not None and not torch.equal(torch.get_rng_state(), self.rng_at_first_step):
+            needs.append("rng")
         self._write({"kind": "save", "seq": self.seq, "path": os.path.abspath(path) if path else None,
-                     "existed": existed, "keys": keys, "where": _user_frame()})
+                     "existed": existed, "keys": keys, "where": _user_frame(), "checkpoint": checkpoint,
+                     "holds": sorted(self._holds(obj)) if checkpoint else [], "needs": needs})
+
+    def _holds(self, obj):
+        """Which pieces of training state a saved object holds, by their shape (and key names)."""
+        torch, found = self.torch, set()
+
+        def walk(v, key, depth):
+            k = str(key).lower()
+            if any(w in k for w in ("rng", "random", "generator", "seed_state")):
+                found.add("rng")
+            if isinstance(v, dict):
+                names = {str(x) for x in v.keys()}
+                if {"state", "param_groups"} <= names:
+                    found.add("optimizer")
+                elif "last_epoch" in names or "_step_count" in names:
+                    found.add("scheduler")
+                elif "scale" in names and "_growth_tracker" in names:
+                    found.add("scaler")
+                elif depth < 4:
+                    for kk, vv in list(v.items())[:200]:
+                        walk(vv, kk, depth + 1)
+            elif isinstance(v, (list, tuple)):
+                if len(v) >= 2 and v[0] == "MT19937" or len(v) == 3 and isinstance(v[1], tuple) and len(v[1]) == 625:
+                    found.add("rng")  # numpy.random.get_state(), random.getstate()
+                elif depth < 4:
+                    for vv in v[:50]:
+                        walk(vv, key, depth + 1)
+            elif isinstance(v, torch.Tensor):
+                if v.dtype == torch.uint8 and v.dim() == 1 and v.numel() in (5056, 16):
+                    found.add("rng")  # torch.get_rng_state(), torch.cuda.get_rng_state()
+            elif isinstance(v, int) and not isinstance(v, bool) and any(w in k for w in ("step", "iter", "epoch")):
+                found.add("step")
+
+        walk(obj, "", 0)
+        return found
 
     def _load(self, f, weights_only):
         path = os.fspath(f) if isinstance(f, (str, os.PathLike)) else None
@@ -269,6 +432,14 @@ class _Probe:
         torch = self.torch
         if not any(o is optimizer for o in self.optimizers):
             self.optimizers.append(optimizer)
+            groups = [{"weight_decay": float(g.get("weight_decay", 0) or 0), "params": len(g["params"]),
+                       "one_dim": sum(1 for p in g["params"] if p.dim() <= 1)} for g in optimizer.param_groups]
+            self._fact("param-groups", once=False, where=self.created_at.get(optimizer),
+                       groups=";".join(f"{g['weight_decay']!r}/{g['one_dim']}/{g['params']}" for g in groups))
+        if self.rng_at_first_step is None:
+            self.rng_at_first_step = torch.get_rng_state()
+            if not self.seeded and not torch.equal(self.rng_at_first_step, self.rng_at_install):
+                self._fact("torch-random-unseeded")
         self.seq += 1
         values = {}
         for i, g in enumerate(optimizer.param_groups):
@@ -290,6 +461,17 @@ class _Probe:
         self.loss = self.grad_norm = self.batch = None
         self.top = None
         self.scaled.clear()
+
+    def _post_step(self, optimizer, args, kwargs):
+        if not self._on():
+            return
+        self.opt_steps[id(optimizer)] = self.opt_steps.get(id(optimizer), 0) + 1
+        self.scaled_step = self.unscaled_step = False
+        for g in optimizer.param_groups:
+            for p in g["params"]:
+                if p.grad is not None:
+                    self.after_step[id(optimizer)] = (p, p.grad, p.grad._version)
+                    return
 
     def _params(self, optimizer):
         d = _Digest(self.torch)
@@ -319,7 +501,7 @@ class _Probe:
 
     def _scheduler_state(self, optimizer):
         d = _Digest(self.torch)
-        for s in list(self.schedulers):
+        for s in self.schedulers:
             if getattr(s, "optimizer", None) is not optimizer:
                 continue
             for k in sorted(vars(s)):
@@ -354,9 +536,24 @@ class _Probe:
             return None
         return hashlib.blake2b("|".join(states).encode(), digest_size=_DIGEST_BYTES).hexdigest()
 
+    def _schedule_facts(self):
+        for s in self.schedulers:
+            k, n = s.last_epoch, self.opt_steps.get(id(s.optimizer), 0)
+            span = getattr(s, "total_steps", None) or getattr(s, "T_max", None)
+            changes = False
+            for f in getattr(s, "lr_lambdas", []) or []:
+                try:
+                    changes = changes or f(k) != f(n)
+                except Exception:
+                    pass
+            self._fact("schedule-at-exit", once=False, where=self.created_at.get(s), scheduler=type(s).__name__,
+                       scheduler_steps=k, optimizer_steps=n, span=span, lambda_changes_after=changes)
+
     def _final(self):
         if not self._on() or self.rec is None:
             return
+        self._flush_eval_forward()
+        self._schedule_facts()
         digests = {}
         for i, opt in enumerate(self.optimizers):
             digests[f"params.{i}" if i else "params"] = self._params(opt).hex()

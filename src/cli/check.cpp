@@ -52,6 +52,12 @@ CliCommand check_command() {
             check->add_option("--reference", o->reference,
                               "An earlier check's uninterrupted trace (--keep DIR: DIR/uninterrupted-1.trace) stands "
                               "in for this check's uninterrupted runs; determinism is not checked");
+            check
+                ->add_option("--runs", o->runs,
+                             "Uninterrupted runs: 2 (default) checks determinism, 1 does not (the findings and the "
+                             "laws one run shows)")
+                ->capture_default_str()
+                ->check(CLI::Range(1, 2));
             check->add_option("--allow", o->allow, "Accept this finding knowingly (repeatable); the report says so");
             return check;
           },

@@ -117,7 +117,21 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
         f.existed = j.value("existed", false);
         if (j.contains("keys")) f.keys = j.at("keys").get<std::vector<std::string>>();
         f.where = j.value("where", "");
+        f.checkpoint = j.value("checkpoint", false);
+        if (j.contains("holds")) f.holds = j.at("holds").get<std::vector<std::string>>();
+        if (j.contains("needs")) f.needs = j.at("needs").get<std::vector<std::string>>();
+        if (j.contains("weights_only"))
+          f.weights_only =
+              j.at("weights_only").is_string() ? j.at("weights_only").get<std::string>() : j.at("weights_only").dump();
         r.file_ops.push_back(std::move(f));
+      } else if (kind == "fact") {
+        ProbeFact f;
+        f.fact = j.at("fact").get<std::string>();
+        f.start = r.starts;
+        f.seq = j.at("seq").get<int64_t>();
+        if (j.at("where").is_string()) f.where = j.at("where").get<std::string>();
+        for (const auto& [k, v] : j.at("data").items()) f.data[k] = v.is_string() ? v.get<std::string>() : v.dump();
+        r.facts.push_back(std::move(f));
       } else if (kind == "final") {
         r.final_digests = j.at("digests").get<std::map<std::string, std::string>>();
       } else {

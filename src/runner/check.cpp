@@ -490,6 +490,7 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
   }
   name_non_atomic();
   findings.insert(findings.end(), diagnosed.begin(), diagnosed.end());
+  for (auto& f : unsafe_loads(resumed)) findings.push_back(std::move(f));
   std::string diff = first_difference(straight, resumed);
   if (diff.empty() && !diagnosed.empty()) diff = diagnosed.front().detail;
   const std::string where = notes.empty() ? "" : " (" + fmt::format("{}", fmt::join(notes, "; ")) + ")";
@@ -578,6 +579,10 @@ bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const s
 // (JUnit, HTML); --allow accepts one knowingly.
 void report_findings(VerifyReport& report, const std::vector<std::string>& allow) {
   if (report.findings.empty()) return;
+  std::vector<Finding> once;  // the same id from two runs (a load in the first start and a restart)
+  for (auto& f : report.findings)
+    if (std::none_of(once.begin(), once.end(), [&](const Finding& g) { return g.id == f.id; })) once.push_back(f);
+  report.findings = std::move(once);
   fmt::print("\n{:<8} {}\n", "status", "finding");
   for (auto& f : report.findings) {
     f.allowed = std::find(allow.begin(), allow.end(), f.id) != allow.end();
@@ -595,6 +600,7 @@ void report_findings(VerifyReport& report, const std::vector<std::string>& allow
 int check(const CheckOptions& o) {
   if (o.command.empty()) throw BadInput("check: give the training command after --");
   if (o.kills < 0) throw BadInput(fmt::format("--kills {}: must be 0 or more", o.kills));
+  if (o.runs < 1 || o.runs > 2) throw BadInput(fmt::format("--runs {}: must be 1 or 2", o.runs));
   if (o.regen && o.golden.empty()) throw BadInput("check --regen: name the golden to write with --golden FILE");
   if (!o.markdown.empty() && !o.regen) throw BadInput("check --markdown: only with --regen");
   if (!o.reference.empty() && o.regen)
@@ -622,7 +628,7 @@ int check(const CheckOptions& o) {
     fs::create_directories(work);
   }
   const Launcher launch(o, work);
-  Progress progress((o.reference.empty() ? 2 : 0) + (o.kills > 0 ? 1 : 0) +
+  Progress progress((o.reference.empty() ? std::min(o.runs, 2) : 0) + (o.kills > 0 ? 1 : 0) +
                     static_cast<int>(paths.empty() ? 0 : paths.size() - 1));
 
   // The uninterrupted run: it must work, and record something, before any law means anything.
@@ -651,8 +657,9 @@ int check(const CheckOptions& o) {
                     "recorded by the probe once it imports torch and steps an optimizer; otherwise call "
                     "trainproof.Recorder().log(step, ...) once per step)"));
   progress.note(fmt::format("{} steps and {} parameters recorded", a.steps.size(), a.params.size()));
+  report.findings = script_findings(a);
 
-  if (o.reference.empty()) {
+  if (o.reference.empty() && o.runs > 1) {
     progress.run("uninterrupted again (determinism)");
     const Run second = launch.make("uninterrupted-2");
     if (const int code = launch.finish(launch.start(second), second); code != 0) {

@@ -51,6 +51,16 @@ std::vector<Finding> diagnose_resume(const RecordedTrace& straight, const Record
 // `killed_writing`: the file kill 1 landed in the write of (empty: none), which confirms it.
 std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::string& killed_writing);
 
+// The documents' mistakes in the script itself, from the probe's facts of the run's first
+// start (document 003, "Common mistakes"), each with its id, step and file:line:
+//   zero-grad-missing, eval-mode-forgotten, train-mode-forgotten, softmax-before-cross-entropy,
+//   weight-decay-on-bias-or-norm, clip-before-unscale, scheduler-per-epoch,
+//   scheduler-before-optimizer, unsafe-torch-load, checkpoint-missing-state, unseeded-rng,
+//   validation-with-grad (advice).
+std::vector<Finding> script_findings(const RecordedTrace& run);
+// unsafe-torch-load: a torch.load(..., weights_only=False) in any start (a restart loads).
+std::vector<Finding> unsafe_loads(const RecordedTrace& run);
+
 // The first step where two uninterrupted runs' probe records differ, and what differs there
 // ("" when they agree): the determinism law's evidence beyond the scalar series.
 std::string first_probe_difference(const RecordedTrace& a, const RecordedTrace& b);

@@ -39,6 +39,19 @@ struct ProbeFileOp {
   bool existed = false;           // save: the file was there already (the save overwrites it)
   std::vector<std::string> keys;  // save: the saved dict's keys
   std::string where;
+  bool checkpoint = false;                // save: a dict that is not a bare state_dict
+  std::vector<std::string> holds, needs;  // save: pieces of training state it holds / the run has
+  std::string weights_only;               // load: "true", "false" or "default" (not given)
+};
+
+// Something else the probe saw that check may judge as a finding (probe_findings.h), with
+// its data as text (numbers as JSON writes them).
+struct ProbeFact {
+  std::string fact;  // "cross-entropy-input", "param-groups", ...
+  int start = 0;
+  int64_t seq = 0;  // optimizer steps of its start before it
+  std::string where;
+  std::map<std::string, std::string> data;
 };
 
 // What a recorded trace holds. A step logged twice (a restarted run re-does steps after its
@@ -48,6 +61,7 @@ struct RecordedTrace {
   std::map<std::string, std::vector<float>> params;        // final parameters, flattened
   std::vector<ProbeStep> probe;                            // file order
   std::vector<ProbeFileOp> file_ops;                       // file order
+  std::vector<ProbeFact> facts;                            // file order
   std::map<std::string, std::string> final_digests;        // the probe's, at the last exit
   int starts = 0;                                          // starts the probe saw
   bool steps_from_probe = false;                           // no "log" record: steps are the probe's

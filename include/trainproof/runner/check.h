@@ -32,6 +32,7 @@ struct CheckOptions {
   // as DIR/uninterrupted-1.trace) stands in for this check's uninterrupted runs; determinism is
   // then not checked. For checking several resume variants of one script against one run.
   std::filesystem::path reference;
+  int runs = 2;  // uninterrupted runs: 2 checks determinism, 1 does not (findings and one-run laws only)
   std::vector<std::string> allow;  // --allow ID: findings accepted knowingly (reported as allowed)
 
   // --expect-lr SPEC: the rate each recorded step must log as "lr" (lr_curve(SPEC), one per
