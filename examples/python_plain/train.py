@@ -15,7 +15,9 @@ step, data position and RNG state, loaded with weights_only=True.
            no-scaler-state, no-model-state, non-atomic-save (torch.save onto the live checkpoint)
   loop:    no-zero-grad, eval-forgotten, train-forgotten, validation-with-grad, softmax-before-ce,
            decay-on-bias, clip-before-unscale, scheduler-per-epoch, scheduler-before-optimizer,
-           unsafe-load, incomplete-checkpoint (no RNG state saved), unseeded (seeded after the model)"""
+           unsafe-load, incomplete-checkpoint (no RNG state saved), unseeded (seeded after the model)
+  determinism: unseeded-noise (input noise from a generator seeded by the OS), and its correct twin
+           seeded-noise (the same noise from a seeded generator)"""
 import argparse
 import math
 import os
@@ -26,7 +28,8 @@ import torch.nn as nn
 MISTAKES = ("none", "no-rng-state", "no-optimizer-state", "no-scheduler-state", "no-data-position",
             "no-scaler-state", "no-model-state", "non-atomic-save", "no-zero-grad", "eval-forgotten",
             "train-forgotten", "validation-with-grad", "softmax-before-ce", "decay-on-bias", "clip-before-unscale",
-            "scheduler-per-epoch", "scheduler-before-optimizer", "unsafe-load", "incomplete-checkpoint", "unseeded")
+            "scheduler-per-epoch", "scheduler-before-optimizer", "unsafe-load", "incomplete-checkpoint", "unseeded",
+            "unseeded-noise", "seeded-noise")
 STEPS, WARMUP, BATCH, CKPT_EVERY, VALIDATE_EVERY = 30, 5, 32, 5, 10
 
 
@@ -96,7 +99,12 @@ def main():
         idx = order[batch * BATCH:(batch + 1) * BATCH]
         if mistake != "no-zero-grad":
             opt.zero_grad()
-        logits = model(X[idx])
+        inputs = X[idx]
+        if mistake in ("unseeded-noise", "seeded-noise"):
+            noise = torch.Generator()
+            noise.seed() if mistake == "unseeded-noise" else noise.manual_seed(step)  # the mistake: seeded by the OS
+            inputs = inputs + 1e-3 * torch.randn(inputs.shape, generator=noise)
+        logits = model(inputs)
         if mistake == "softmax-before-ce":
             logits = logits.softmax(1)
         loss = nn.functional.cross_entropy(logits, y[idx])

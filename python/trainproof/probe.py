@@ -161,6 +161,10 @@ class _Probe:
         self.rng_at_first_step = None
         self._hook(torch)
         atexit.register(self._final)
+        self.op_stop = None
+        if os.environ.get("TRAINPROOF_OP_DIGESTS"):  # only in check's rerun of two runs that parted
+            from trainproof import op_digests
+            self.op_stop = op_digests.install(self, _Digest, _user_frame).stop_at
 
     # -- writing -------------------------------------------------------------------------------
     def _on(self):
@@ -458,6 +462,8 @@ class _Probe:
             digests["scaler"] = scaler
         self._write({"kind": "probe", "seq": self.seq, "values": values, "digests": digests,
                      "opt_step": self._opt_step(optimizer), "where": _user_frame()})
+        if self.op_stop is not None and self.seq >= self.op_stop:
+            os._exit(0)  # the rerun has what it came for: the ops up to the step where the runs parted
         self.loss = self.grad_norm = self.batch = None
         self.top = None
         self.scaled.clear()

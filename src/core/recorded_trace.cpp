@@ -124,6 +124,9 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
           f.weights_only =
               j.at("weights_only").is_string() ? j.at("weights_only").get<std::string>() : j.at("weights_only").dump();
         r.file_ops.push_back(std::move(f));
+      } else if (kind == "op") {
+        r.ops.push_back({j.at("seq").get<int64_t>(), j.at("i").get<int64_t>(), j.at("op").get<std::string>(),
+                         j.at("in").get<std::string>(), j.at("out").get<std::string>(), j.value("where", "")});
       } else if (kind == "fact") {
         ProbeFact f;
         f.fact = j.at("fact").get<std::string>();

@@ -575,6 +575,26 @@ bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const s
   return true;
 }
 
+// Two runs parted: both reruns, with op-level digests, up to the step where they parted, and
+// the first op with equal inputs and different outputs named (nondeterministic-op).
+void op_rerun(const Launcher& launch, const RecordedTrace& a, const RecordedTrace& b, Progress& progress,
+              std::vector<Finding>& findings) {
+  const int64_t step = first_probe_step_difference(a, b);
+  if (step <= 0) return;  // no probe records: not a Python command, or --no-probe
+  std::vector<RecordedTrace> reruns;
+  for (const char* name : {"op-digests-1", "op-digests-2"}) {
+    progress.note(fmt::format("rerun up to step {} with op-level digests ({})", step, name));
+    const Run r = launch.make(name);
+    const int code = launch.finish(launch.start(r, "start 1", {{"TRAINPROOF_OP_DIGESTS", std::to_string(step)}}), r);
+    if (code != 0) {
+      progress.note(fmt::format("the rerun with op-level digests failed (exit {}); no op named", code));
+      return;
+    }
+    reruns.push_back(read_recorded_trace(r.trace));
+  }
+  for (auto& f : first_parting_op(reruns[0], reruns[1], step)) findings.push_back(std::move(f));
+}
+
 // The findings, printed after the laws (id, step, file:line, what to fix), and as report entries
 // (JUnit, HTML); --allow accepts one knowingly.
 void report_findings(VerifyReport& report, const std::vector<std::string>& allow) {
@@ -669,6 +689,7 @@ int check(const CheckOptions& o) {
       const RecordedTrace b = read_recorded_trace(second.trace);
       std::string diff = first_difference(a, b);
       if (diff.empty()) diff = first_probe_difference(a, b);
+      if (!diff.empty()) op_rerun(launch, a, b, progress, report.findings);
       laws.push_back({"determinism: two uninterrupted runs are bitwise equal", diff.empty(),
                       diff.empty() ? fmt::format("{} steps, final parameters equal", a.steps.size())
                                    : diff + ". The usual causes: an unseeded RNG (torch, numpy, random), DataLoader "

@@ -372,6 +372,57 @@ std::vector<Finding> script_findings(const RecordedTrace& run) {
   return out;
 }
 
+int64_t first_probe_step_difference(const RecordedTrace& a, const RecordedTrace& b) {
+  const size_t n = std::min(a.probe.size(), b.probe.size());
+  const std::set<std::string> rngs = used_rngs(a);
+  for (size_t i = 0; i < n; ++i)
+    if (a.probe[i].values != b.probe[i].values || !differing_state(a.probe[i], b.probe[i], rngs).empty())
+      return static_cast<int64_t>(i) + 1;
+  return a.probe.size() != b.probe.size() ? static_cast<int64_t>(n) + 1 : 0;
+}
+
+namespace {
+bool name_has(const std::string& op, std::initializer_list<const char*> words) {
+  return std::any_of(words.begin(), words.end(), [&](const char* w) { return op.find(w) != std::string::npos; });
+}
+}  // namespace
+
+std::vector<Finding> first_parting_op(const RecordedTrace& a, const RecordedTrace& b, int64_t step) {
+  const size_t n = std::min(a.ops.size(), b.ops.size());
+  for (size_t i = 0; i < n; ++i) {
+    const ProbeOp &x = a.ops[i], &y = b.ops[i];
+    std::string detail;
+    if (x.op == y.op && name_has(x.op, {"aten::empty", "aten::new_empty", "aten::resize_"}))
+      continue;  // uninitialized memory: its bytes differ every run, and mean nothing
+    if (x.op != y.op) {
+      detail = fmt::format("the two runs took different ops at op {}: {} ({}) and {} ({})", x.index, x.op, x.where,
+                           y.op, y.where);
+    } else if (x.in == y.in && x.out != y.out) {
+      const bool random = name_has(x.op, {"rand", "normal", "bernoulli", "dropout", "uniform", "multinomial",
+                                          "exponential", "cauchy", "geometric"});
+      const bool atomics = name_has(x.op, {"index_add", "scatter_add", "scatter_reduce", "index_put", "put_",
+                                           "embedding_dense_backward", "embedding_bag"});
+      detail = fmt::format(
+          "first op with equal inputs and different outputs: {} at {} (op {} of the rerun){}", x.op, x.where, x.index,
+          random    ? ": a random op drawing from a generator that is not seeded (or seeded from the OS); seed it"
+          : atomics ? ": a kernel known to be nondeterministic on CUDA (atomic adds); "
+                      "torch.use_deterministic_algorithms(True) picks a deterministic one or raises"
+                    : ": a kernel that is not deterministic here; torch.use_deterministic_algorithms(True) names "
+                      "or replaces it");
+    } else {
+      continue;
+    }
+    Finding f;
+    f.id = "nondeterministic-op";
+    f.law = "determinism";
+    f.step = step;
+    f.where = x.where;
+    f.detail = detail;
+    return {f};
+  }
+  return {};
+}
+
 std::string first_probe_difference(const RecordedTrace& a, const RecordedTrace& b) {
   const size_t n = std::min(a.probe.size(), b.probe.size());
   const std::set<std::string> rngs = used_rngs(a);

@@ -61,6 +61,14 @@ std::vector<Finding> script_findings(const RecordedTrace& run);
 // unsafe-torch-load: a torch.load(..., weights_only=False) in any start (a restart loads).
 std::vector<Finding> unsafe_loads(const RecordedTrace& run);
 
+// The step (1-based) where two runs' probe records first differ; 0 when they agree.
+int64_t first_probe_step_difference(const RecordedTrace& a, const RecordedTrace& b);
+
+// nondeterministic-op: from two reruns with op-level digests up to the step where the runs
+// part, the first op whose inputs were bitwise equal and whose outputs were not, with its line
+// (a random op on an unseeded generator, a kernel with atomics). Empty when none is found.
+std::vector<Finding> first_parting_op(const RecordedTrace& a, const RecordedTrace& b, int64_t step);
+
 // The first step where two uninterrupted runs' probe records differ, and what differs there
 // ("" when they agree): the determinism law's evidence beyond the scalar series.
 std::string first_probe_difference(const RecordedTrace& a, const RecordedTrace& b);

@@ -54,6 +54,13 @@ struct ProbeFact {
   std::map<std::string, std::string> data;
 };
 
+// One ATen op a rerun with op-level digests saw (TRAINPROOF_OP_DIGESTS, python/trainproof/op_digests.py).
+struct ProbeOp {
+  int64_t seq = 0, index = 0;  // optimizer steps done before it; its number in the run
+  std::string op, in, out;     // "aten::mm"; digests of its inputs, and of its outputs and inputs after
+  std::string where;
+};
+
 // What a recorded trace holds. A step logged twice (a restarted run re-does steps after its
 // last checkpoint) keeps its last record.
 struct RecordedTrace {
@@ -62,6 +69,7 @@ struct RecordedTrace {
   std::vector<ProbeStep> probe;                            // file order
   std::vector<ProbeFileOp> file_ops;                       // file order
   std::vector<ProbeFact> facts;                            // file order
+  std::vector<ProbeOp> ops;                                // a rerun with op-level digests only
   std::map<std::string, std::string> final_digests;        // the probe's, at the last exit
   int starts = 0;                                          // starts the probe saw
   bool steps_from_probe = false;                           // no "log" record: steps are the probe's
