@@ -2,7 +2,9 @@
 (tools/reference/scenarios.py) and the C++ scenario runs on the same machine; every
 series must be bitwise identical (same LibTorch kernels underneath, and the C++
 components follow PyTorch's Python arithmetic).
-usage: oracle_test.py TRAINPROOF_BIN SCENARIO [--expect-different] [--device cuda]
+usage: oracle_test.py TRAINPROOF_BIN SCENARIO[,SCENARIO...] [--expect-different] [--device cuda] [--reference-dir DIR]
+--reference-dir: the Python side's traces already written (scenarios.py --all DIR, one start
+of PyTorch for every scenario) instead of running the reference for this one.
 With --expect-different (a negative control, run with TRAINPROOF_INJECT_FAULT set) the
 comparison must find a difference. With --device cuda both run on the GPU (the same
 PyTorch build underneath); without one the test exits 77, which CTest counts as skipped."""
@@ -21,11 +23,20 @@ if device == "cuda":
         print("skipped: CUDA not available")
         sys.exit(77)
 reference = pathlib.Path(__file__).resolve().parent.parent / "tools" / "reference" / "scenarios.py"
+reference_dir = sys.argv[sys.argv.index("--reference-dir") + 1] if "--reference-dir" in sys.argv[3:] else None
 
-with tempfile.TemporaryDirectory() as tmp:
-    py_h5 = pathlib.Path(tmp) / "python.h5"
+def oracle(scenario, tmp):
+    """Whether the Python and the C++ traces of one scenario agree (or, as a negative control, differ)."""
+    py_h5 = pathlib.Path(tmp) / f"python-{scenario}.h5"
     env_py = {k: v for k, v in os.environ.items() if k != "TRAINPROOF_INJECT_FAULT"}
-    subprocess.run([sys.executable, str(reference), "--device", device, scenario, str(py_h5)], check=True, env=env_py)
+    if reference_dir:
+        py_h5 = pathlib.Path(reference_dir) / f"{scenario}.h5"
+        if not py_h5.exists():
+            print(f"FAIL: {py_h5}: the reference trace was not written (see OracleTest.reference)")
+            return False
+    else:
+        subprocess.run([sys.executable, str(reference), "--device", device, scenario, str(py_h5)], check=True,
+                       env=env_py)
     # One path (this machine as it is) is all the oracle compares; a negative control breaks
     # laws on purpose, which regen refuses unless forced.
     subprocess.run([binary, "regen", scenario, "--device", device, "--path-set", "native", "--golden", tmp]
@@ -37,7 +48,11 @@ with tempfile.TemporaryDirectory() as tmp:
         ok = r.returncode == 1
         print(f"negative control ({os.environ.get('TRAINPROOF_INJECT_FAULT')}): "
               f"{'caught' if ok else 'NOT caught'}")
-    else:
-        ok = r.returncode == 0
-    print(f"{int(ok)} passed, {int(not ok)} failed")
-    sys.exit(0 if ok else 1)
+        return ok
+    return r.returncode == 0
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    results = [oracle(s, tmp) for s in scenario.split(",")]
+    print(f"{sum(results)} passed, {len(results) - sum(results)} failed")
+    sys.exit(0 if all(results) else 1)

@@ -2,6 +2,7 @@
 write (golden schema v1, group /cpu, or /cuda with --device cuda): an independent oracle run by PyTorch itself.
     python tools/reference/scenarios.py [--device cpu|cuda] SCENARIO OUT.h5   write the trace
     python tools/reference/scenarios.py [--device cpu|cuda] --list            the scenarios it covers
+    python tools/reference/scenarios.py [--device cpu|cuda] --all DIR         every trace, DIR/<name>.h5
 Series names and dtypes follow scenarios/<name>.cpp; the code follows the documents."""
 import json
 import math
@@ -637,6 +638,32 @@ def use_device(name):
     DEVICE = torch.device(name)
 
 
+def run_all(names, device, out_dir):
+    """Every scenario, each in a child forked from this process after `import torch`: the state of
+    a fresh process, for the price of one import (the oracle tests share these files)."""
+    os.makedirs(out_dir, exist_ok=True)
+    failed = []
+    for name in names:
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                use_device(device)
+                torch.set_num_threads(torch.get_num_threads())
+                t = Trace()
+                SCENARIOS[name](t)
+                t.write(os.path.join(out_dir, name + ".h5"), name)
+                code = 0
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        if status != 0:
+            failed.append(name)
+    if failed:
+        print(f"failed: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
 def main(argv):
     args = argv[1:]
     device = "cpu"
@@ -649,8 +676,10 @@ def main(argv):
     if args == ["--list"]:
         print("\n".join(names))
         return 0
+    if len(args) == 2 and args[0] == "--all":
+        return run_all(names, device, args[1])
     if len(args) != 2 or args[0] not in SCENARIOS:
-        print(f"usage: {argv[0]} [--device cpu|cuda] SCENARIO OUT.h5 | [--device D] --list "
+        print(f"usage: {argv[0]} [--device cpu|cuda] SCENARIO OUT.h5 | [--device D] --list | [--device D] --all DIR "
               f"(scenarios: {', '.join(SCENARIOS)})", file=sys.stderr)
         return 2
     if args[0] not in names:
