@@ -4,7 +4,7 @@ usage: architecture_test.py GRAPHVIZ_DOT README [--write]
 
 GRAPHVIZ_DOT is what `cmake --graphviz` wrote. Each trainproof library has a layer (LAYERS);
 a dependency on a target of the same or a lower layer (an upward edge, or a cycle) fails,
-and so does a trainproof target with no layer. The README's architecture section must be
+and so does a trainproof target with no layer. docs/architecture.md's architecture section must be
 the graph as drawn here; --write puts it there."""
 import re
 import sys

@@ -8,4 +8,4 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cmake -S "$source" -B "$tmp/build" -G Ninja --graphviz="$tmp/targets.dot" -DTRAINPROOF_BUILD_TESTS=OFF \
   -DTRAINPROOF_PYTHON= -DTRAINPROOF_USE_CCACHE=OFF "$@" >"$tmp/configure.log" 2>&1 \
   || { cat "$tmp/configure.log"; exit 1; }
-"$python" "$source/tests/architecture_test.py" "$tmp/targets.dot" "$source/README.md" ${TRAINPROOF_ARCHITECTURE_WRITE:+--write}
+"$python" "$source/tests/architecture_test.py" "$tmp/targets.dot" "$source/docs/architecture.md" ${TRAINPROOF_ARCHITECTURE_WRITE:+--write}

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include <set>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -76,7 +78,39 @@ void print_verify_report(const VerifyReport& r) {
   if (!r.fingerprint_notes.empty()) {
     fmt::print(
         "\nfingerprint fields that differ from the golden's (the golden's cross-environment tolerances apply):\n");
-    for (const auto& n : r.fingerprint_notes) fmt::print("{}\n", n);
+    // Notes read "  scenario/device: field: golden X | here Y": one line per difference, with
+    // the scenarios it holds for, instead of one per scenario.
+    std::vector<std::pair<std::string, std::vector<std::string>>> grouped;
+    std::set<std::string> scenarios;
+    for (const auto& n : r.fingerprint_notes) {
+      const size_t colon = n.find(": ");
+      const size_t lead = n.find_first_not_of(' ');
+      if (colon == std::string::npos || lead == std::string::npos || lead >= colon) {
+        grouped.push_back({n, {}});
+        continue;
+      }
+      const std::string who = n.substr(lead, colon - lead), what = n.substr(colon + 2);
+      scenarios.insert(who);
+      auto it = std::find_if(grouped.begin(), grouped.end(), [&](const auto& g) { return g.first == what; });
+      if (it == grouped.end())
+        grouped.push_back({what, {who}});
+      else
+        it->second.push_back(who);
+    }
+    for (const auto& [what, who] : grouped) {
+      if (who.empty())
+        fmt::print("{}\n", what);
+      else if (who.size() == scenarios.size() && who.size() > 1)
+        fmt::print("  {}  (all {} scenarios)\n", what, who.size());
+      else if (2 * who.size() > scenarios.size()) {
+        std::vector<std::string> others;
+        for (const auto& sc : scenarios)
+          if (std::find(who.begin(), who.end(), sc) == who.end()) others.push_back(sc);
+        fmt::print("  {}  (all {} scenarios but {})\n", what, scenarios.size(), fmt::join(others, ", "));
+      } else {
+        fmt::print("  {}  ({})\n", what, fmt::join(who, ", "));
+      }
+    }
   } else if (r.force_cross) {
     fmt::print("\n--cross: the golden's cross-environment tolerances applied on its own environment\n");
   }

@@ -207,7 +207,7 @@ std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::s
   for (const auto& f : resumed.file_ops)
     if (f.kind == "load" && !f.path.empty()) loaded.insert(f.path);
   for (const auto& f : resumed.file_ops) {
-    if (f.kind != "save" || !f.existed || !loaded.count(f.path)) continue;
+    if (f.kind != "save" || !loaded.count(f.path)) continue;
     const std::string name = f.path.substr(f.path.find_last_of('/') + 1);
     const bool confirmed = !killed_writing.empty() && killed_writing == name;
     Finding finding;

@@ -46,8 +46,9 @@ std::vector<std::string> differing_state(const ProbeStep& a, const ProbeStep& b,
 std::vector<Finding> diagnose_resume(const RecordedTrace& straight, const RecordedTrace& resumed,
                                      const std::vector<RestartAlignment>& restarts);
 
-// non-atomic-checkpoint: a torch.save straight onto an existing file that a restart then
-// loads with torch.load (a kill during that save leaves the only checkpoint torn).
+// non-atomic-checkpoint: a torch.save straight onto the file a restart then loads with
+// torch.load (a kill during that save leaves the checkpoint torn; the atomic way saves to
+// another name and renames it).
 // `killed_writing`: the file kill 1 landed in the write of (empty: none), which confirms it.
 std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::string& killed_writing);
 
