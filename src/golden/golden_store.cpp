@@ -398,15 +398,8 @@ void probe_in_child(const std::filesystem::path& path) {
   TempDir dir("probe");
   const auto reply_file = dir.path() / "reply", err_file = dir.path() / "stderr";
   const pid_t pid = spawn_program(golden_probe_executable().string(), {path.string()}, {reply_file, err_file});
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
-  std::optional<int> code;
-  while (!(code = poll_exit(pid))) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill_and_reap(pid);
-      w.fail(fmt::format("reading it took over {:.0f} s (corrupt or hostile HDF5)", limit));
-    }
-    usleep(1000);
-  }
+  const std::optional<int> code = wait_exit_within(pid, limit);
+  if (!code) w.fail(fmt::format("reading it took over {:.0f} s (corrupt or hostile HDF5)", limit));
   std::ifstream in(reply_file, std::ios::binary);
   const std::string reply((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (ended_by_signal(*code))

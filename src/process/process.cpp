@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 
 #include "trainproof/core/errors.h"
 
@@ -105,6 +107,21 @@ void kill_and_reap(pid_t pid) {
   kill(-pid, SIGKILL);
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
+}
+
+std::optional<int> wait_exit_within(pid_t pid, double seconds, const std::function<bool()>& stop) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (true) {
+    if (const auto code = poll_exit(pid)) {
+      kill_group(pid);  // what it started and left behind
+      return code;
+    }
+    if (std::chrono::steady_clock::now() > deadline || (stop && stop())) {
+      kill_and_reap(pid);
+      return std::nullopt;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 void kill_group(pid_t pid) {

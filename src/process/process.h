@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -38,6 +39,11 @@ pid_t spawn_cli(const std::vector<std::string>& args, const ChildLogs& logs,
 int wait_exit(pid_t pid);
 std::optional<int> poll_exit(pid_t pid);  // empty while it runs
 bool ended_by_signal(int exit_code);
+
+// Waits for the child's exit, polling; once `seconds` have passed (or `stop()` says so) it is
+// SIGKILLed with its process group and reaped. Returns its exit code, or nothing when it was
+// killed. One place for the wait-with-a-deadline loop every launcher needs.
+std::optional<int> wait_exit_within(pid_t pid, double seconds, const std::function<bool()>& stop = {});
 
 // Every child runs in a process group of its own, led by it.
 // SIGKILLs the child and the rest of its process group (DataLoader workers, a launcher's

@@ -161,19 +161,9 @@ class Launcher {
 
   // Waits for the exit; past the timeout the command is killed and that is an error.
   int finish(pid_t pid, const Run& r) const {
-    const auto deadline = Clock::now() + std::chrono::duration<double>(o_.timeout_s);
-    while (true) {
-      if (const auto code = poll_exit(pid)) {
-        kill_group(pid);  // nothing it started outlives it
-        return *code;
-      }
-      if (Clock::now() > deadline) {
-        kill_and_reap(pid);
-        throw BadInput(fmt::format("check: {} did not finish within {:g} s (--timeout); its output ends:\n{}", r.name,
-                                   o_.timeout_s, tail_of(r.log)));
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    if (const auto code = wait_exit_within(pid, o_.timeout_s)) return *code;
+    throw BadInput(fmt::format("check: {} did not finish within {:g} s (--timeout); its output ends:\n{}", r.name,
+                               o_.timeout_s, tail_of(r.log)));
   }
 
  private:

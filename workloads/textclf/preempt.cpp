@@ -6,6 +6,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -95,21 +96,13 @@ int run_preempt(const PreemptOptions& o) {
       const size_t target = saves_before + std::uniform_int_distribution<size_t>(2, 4)(rng);
       const auto deadline =
           Clock::now() + std::chrono::duration<double>(std::uniform_real_distribution<double>(0.05, 0.6)(rng) * ref_s);
-      int code = 0;
-      bool finished = false;
-      while (true) {
-        if (const auto rc = poll_exit(c.pid)) {
-          code = *rc;
-          finished = true;
-          break;
-        }
-        if (mid_write ? count_lines(c.out, "saving checkpoint") >= target : Clock::now() >= deadline) {
-          if (mid_write) std::this_thread::sleep_for(std::chrono::milliseconds(30));  // inside the 60 ms write
-          kill_and_reap(c.pid);
-          break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(mid_write ? 1 : 5));
-      }
+      const auto rc = wait_exit_within(c.pid, 1e9, [&] {
+        if (!(mid_write ? count_lines(c.out, "saving checkpoint") >= target : Clock::now() >= deadline)) return false;
+        if (mid_write) std::this_thread::sleep_for(std::chrono::milliseconds(30));  // inside the 60 ms write
+        return true;
+      });
+      const bool finished = rc.has_value();
+      const int code = rc.value_or(0);
       if (finished) {
         done = 1;
         how.push_back(fmt::format("finished before kill {} (exit {})", k + 1, code));
@@ -117,7 +110,8 @@ int run_preempt(const PreemptOptions& o) {
       }
       during_write += mid_write;
       ++killed;
-      how.push_back(mid_write ? "killed while writing a checkpoint" : "killed at a random moment");
+      how.emplace_back(mid_write ? std::string_view("killed while writing a checkpoint")
+                                 : std::string_view("killed at a random moment"));
     }
     if (!done) run_to_end(o, dir, o.sabotage);
     const size_t damaged = count_lines(dir / "stderr.log", "damaged checkpoint");
