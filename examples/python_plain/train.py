@@ -38,6 +38,7 @@ def main():
     ap.add_argument("--out", required=True, help="where the checkpoint lives")
     ap.add_argument("--resume", action="store_true", help="resume from OUT/ckpt.pt")
     ap.add_argument("--mistake", default="none", choices=MISTAKES)
+    ap.add_argument("--final", help="save the final parameters here (the probe's bitwise test compares them)")
     a = ap.parse_args()
     mistake = a.mistake
     os.makedirs(a.out, exist_ok=True)
@@ -138,6 +139,8 @@ def main():
             else:
                 torch.save(state, ckpt + ".tmp")
                 os.replace(ckpt + ".tmp", ckpt)  # a checkpoint is either complete or absent
+    if a.final:
+        torch.save(model.state_dict(), a.final)
     print(f"trained {step} steps, loss {loss.item():.4f}")
 
 

@@ -445,6 +445,8 @@ class _Probe:
             if not self.seeded and not torch.equal(self.rng_at_first_step, self.rng_at_install):
                 self._fact("torch-random-unseeded")
         self.seq += 1
+        if os.environ.get("TRAINPROOF_INJECT_FAULT") == "probe-draws-a-random-number":
+            torch.rand(1)  # the negative control of ProbeTest: a probe that changes the script's results
         values = {}
         for i, g in enumerate(optimizer.param_groups):
             values["lr" if i == 0 else f"lr.{i}"] = float(g["lr"])
