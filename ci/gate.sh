@@ -24,7 +24,7 @@ case $shown_bin in /*|./*|../*) ;; *) shown_bin=./$shown_bin ;; esac
 # The arguments minus the report options and flags regen does not take (each given as
 # `--opt value` or `--opt=value`), quoted for a shell.
 accept_args() {
-  local -a drop_value=(--json --report --junit --html --keep --kills --seed --timeout)
+  local -a drop_value=(--json --report --junit --html --keep --kills --seed --timeout --runs --reference)
   local -a drop_flag=(--cross --require-all-devices --paths)
   local out="" skip=0 a d after_dd=0
   for a in "$@"; do

@@ -26,6 +26,7 @@ expect "uninterrupted-1.trace: record 1 is damaged" -- sh -c "printf 'TPTRACE 1\
 expect "the uninterrupted run holds no record" -- sh -c "printf 'TPTRACE 1\n' >\"\$TRAINPROOF_TRACE\""
 expect "$tmp/absent.trace: no such trace (--reference)" --reference "$tmp/absent.trace" -- true
 expect "--reference: not with --regen" --regen --golden "$tmp/g.h5" --reference "$tmp/absent.trace" -- true
+expect "--runs 1: not with --regen" --regen --golden "$tmp/g.h5" --runs 1 -- true
 expect "--resume-args ''--resume': an unclosed ' quote" --kills 1 --resume-args "'--resume" -- true
 expect "--expect-lr 'warmup-cosine --lr x'" --expect-lr 'warmup-cosine --lr x' -- true
 expect "--expect-lr 'sawtooth'" --expect-lr 'sawtooth' -- true

@@ -24,15 +24,16 @@ export PYTHONPATH=$src/python
 "$bin" check --regen --golden golden/loop.h5 --path-set aten-default -- "$py" train.py --run-dir '{run_dir}' \
   >"$log" 2>&1 || fail "could not make the first golden"
 # --path-set stays in the accept command (its regen then measures one path, not all ten: what is
-# tested here is the gate, not the envelope); --kills 0 is dropped from it like any --kills.
-flags=(--kills 0 --path-set aten-default --junit reports/check.xml --html reports/check.html --golden golden/loop.h5)
+# tested here is the gate, not the envelope); --kills 0 and --runs 1 (a CI that checks
+# determinism elsewhere) are dropped from it: regen checks determinism before it writes.
+flags=(--kills 0 --runs 1 --path-set aten-default --junit reports/check.xml --html reports/check.html --golden golden/loop.h5)
 mkdir -p reports
 gate check "${flags[@]}" -- "$py" train.py --run-dir '{run_dir}' --dropout 0.2
 rc=$?
 [ "$rc" -eq 1 ] || fail "a moved curve: gate exit $rc, expected 1"
 cmd=$(accept_command)
 [ -n "$cmd" ] || fail "no accept command printed"
-case $cmd in *--junit*|*--html*|*--kills*) fail "the accept command keeps check-only flags: $cmd" ;; esac
+case $cmd in *--junit*|*--html*|*--kills*|*--runs*) fail "the accept command keeps check-only flags: $cmd" ;; esac
 case $cmd in third_party/trainproof/*|../*|./*) ;; *) fail "the accept command's binary is not relative to here: $cmd" ;; esac
 bash -c "$cmd" >"$log" 2>&1 || fail "the accept command failed: $cmd"
 git diff --cached --quiet -- golden/loop.h5 && fail "the accept command staged no golden"

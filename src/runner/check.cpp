@@ -615,6 +615,8 @@ int check(const CheckOptions& o) {
   if (!o.markdown.empty() && !o.regen) throw BadInput("check --markdown: only with --regen");
   if (!o.reference.empty() && o.regen)
     throw BadInput("check --reference: not with --regen (a golden is made from runs of this check)");
+  if (o.runs < 2 && o.regen)
+    throw BadInput("check --runs 1: not with --regen (a golden is made only from a loop shown deterministic)");
   if (!o.reference.empty() && !fs::exists(o.reference))
     throw BadInput(fmt::format("{}: no such trace (--reference)", o.reference.string()));
   std::optional<Tolerance> ceiling;
