@@ -1,4 +1,5 @@
-"""What trainproof's probe costs a training script, probe off and on side by side in one run.
+"""What trainproof's probe costs a training script, probe off, on, and on with op digests (as in
+check's rerun of two runs that parted), side by side in one run.
 
     python bench/probe_cost.py [--repeat 3] [--steps 40]
 
@@ -9,7 +10,9 @@ Three loops, each run as its own process with the probe off (no TRAINPROOF_PROBE
     start-up is not in it;
   - examples/python_plain and examples/python_loop: the whole process, wall time, start-up
     included (that is what `check` pays per start).
-It prints the median of --repeat runs for each, and the probe's cost per step and in percent."""
+It prints the median of --repeat runs for each, and the cost per step and in percent of the
+probe and of the probe with op digests (TRAINPROOF_OP_DIGESTS set past the last step, so that
+every op of every step is digested)."""
 import argparse
 import os
 import pathlib
@@ -57,11 +60,16 @@ print(sum(times[3:]) / len(times[3:]) * 1e3)
 '''
 
 
-def run(cmd, probe, tmp):
+MODES = ("off", "on", "digests")  # the probe off; on; on with op digests
+
+
+def run(cmd, mode, tmp):
     env = {k: v for k, v in os.environ.items() if not k.startswith("TRAINPROOF_")}
-    if probe:
+    if mode != "off":
         env.update(TRAINPROOF_PROBE="1", TRAINPROOF_TRACE=str(tmp / f"trace-{time.monotonic_ns()}"),
                    PYTHONPATH=f"{ROOT / 'python' / 'trainproof_boot'}:{ROOT / 'python'}")
+    if mode == "digests":
+        env["TRAINPROOF_OP_DIGESTS"] = str(10**9)
     t0 = time.perf_counter()
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
     return time.perf_counter() - t0, out
@@ -82,19 +90,24 @@ def main():
                   30, False),
                  ("python_loop (s/process)", [py, str(ROOT / "examples/python_loop/train.py"), "--run-dir",
                                               str(tmp / "l")], 60, False)]
-        print(f"{'loop':28} {'probe off':>10} {'probe on':>10} {'cost/step':>12} {'cost':>8}")
+        print(f"{'loop':28} {'probe off':>10} {'probe on':>10} {'cost/step':>12} {'cost':>8}"
+              f" {'+op digests':>12} {'cost/step':>12} {'cost':>8}")
         for name, cmd, steps, in_loop in loops:
-            off, on = [], []
-            for _ in range(a.repeat):  # interleaved, so that drift hits both alike
-                for probe, into in ((False, off), (True, on)):
+            got = {m: [] for m in MODES}
+            for _ in range(a.repeat):  # interleaved, so that drift hits every mode alike
+                for mode in MODES:
                     for p in tmp.glob("[pl]"):
                         subprocess.run(["rm", "-rf", str(p)])
-                    wall, out = run(cmd, probe, tmp)
-                    into.append(float(out.strip().splitlines()[-1]) if in_loop else wall)
-            m_off, m_on = statistics.median(off), statistics.median(on)
-            per_step_ms = (m_on - m_off) if in_loop else (m_on - m_off) / steps * 1e3
-            print(f"{name:28} {m_off:10.3f} {m_on:10.3f} {per_step_ms:9.3f} ms {100 * (m_on - m_off) / m_off:7.1f}%")
-
+                    wall, out = run(cmd, mode, tmp)
+                    got[mode].append(float(out.strip().splitlines()[-1]) if in_loop else wall)
+            m = {k: statistics.median(v) for k, v in got.items()}
+            row = f"{name:28} {m['off']:10.3f}"
+            for mode in ("on", "digests"):
+                per_step_ms = (m[mode] - m["off"]) if in_loop else (m[mode] - m["off"]) / steps * 1e3
+                row += f" {m[mode]:10.3f} {per_step_ms:9.3f} ms {100 * (m[mode] - m['off']) / m['off']:7.1f}%"
+                if mode == "on":
+                    row += " "
+            print(row)
 
 if __name__ == "__main__":
     main()
