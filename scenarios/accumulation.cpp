@@ -52,6 +52,8 @@ TRAINPROOF_SCENARIO(accumulation, "Gradient Accumulation") {
 }
 
 TRAINPROOF_SCENARIO_INFO(accumulation, .document = kBestPractices,
+                         .prints = {"divide by 4=True   matches full batch: True  ratio 1.00",
+                                    "divide by 4=False  matches full batch: False  ratio 4.00"},
                          .controls = {
                              {"accumulation-not-divided", {"divided: matches the full batch"}},
                              {"accumulation-sum-divided", {"undivided: does not match", "undivided: ratio is 4"}}});

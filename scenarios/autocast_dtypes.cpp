@@ -68,6 +68,8 @@ TRAINPROOF_SCENARIO(autocast_dtypes, "Mixed Precision: What autocast Changes") {
 }
 
 TRAINPROOF_SCENARIO_INFO(autocast_dtypes, .document = kBestPractices,
+                         .prints = {"weights: torch.float32", "logits:  torch.bfloat16", "loss:    torch.float32",
+                                    "grads:   torch.float32"},
                          .controls = {{"model-cast-to-amp-dtype", {"weights float32", "loss float32", "grads float32"}},
                                       {"autocast-not-entered", {"logits in the autocast dtype"}}});
 

@@ -137,8 +137,8 @@ TRAINPROOF_SCENARIO(compile_speed, "torch.compile (AOTInductor in C++)") {
   return t;
 }
 
-// Timings: only "same result: True" is fixed, and it is an invariant.
-TRAINPROOF_SCENARIO_INFO(compile_speed, .document = kBestPractices, .prints_document = false,
+// Timings: no .prints; only "same result: True" is fixed, and it is an invariant.
+TRAINPROOF_SCENARIO_INFO(compile_speed, .document = kBestPractices,
                          .controls = {{"eager-weights-not-loaded", {"same result"}},
                                       {"perturbation-below-tolerance", {"a perturbed weight breaks"}}});
 

@@ -34,6 +34,12 @@ TRAINPROOF_SCENARIO(early_stop, "Practice p2: early stopping") {
 }
 
 TRAINPROOF_SCENARIO_INFO(early_stop, .document = kBestPractices,
+                         .prints = {"epoch 0: 0.90 new best -> save checkpoint",
+                                    "epoch 1: 0.70 new best -> save checkpoint",
+                                    "epoch 2: 0.60 new best -> save checkpoint", "epoch 3: 0.61 no improvement (1/3)",
+                                    "epoch 4: 0.58 new best -> save checkpoint", "epoch 5: 0.59 no improvement (1/3)",
+                                    "epoch 6: 0.60 no improvement (2/3)", "epoch 7: 0.61 no improvement (3/3)",
+                                    "stopping; best was 0.58"},
                          .controls = {{"early-stop-patience-off-by-one", {"stops at epoch 7"}}});
 
 }  // namespace trainproof

@@ -31,6 +31,9 @@ TRAINPROOF_SCENARIO(onecycle, "Learning Rate Warmup: OneCycleLR") {
 }
 
 TRAINPROOF_SCENARIO_INFO(onecycle, .document = kBestPractices,
+                         .prints = {"step   0  lr 4.00e-04", "step  15  lr 5.46e-03", "step  30  lr 9.99e-03",
+                                    "step  45  lr 8.77e-03", "step  60  lr 5.89e-03", "step  75  lr 2.63e-03",
+                                    "step  90  lr 4.02e-04", "step  99  lr 4.00e-08"},
                          .controls = {{"onecycle-starts-at-optimizer-lr", {"starts at max_lr / 25"}},
                                       {"onecycle-no-annihilation", {"ends far below the start"}}});
 

@@ -27,6 +27,12 @@ TRAINPROOF_SCENARIO(plateau, "Reduce on Plateau") {
 }
 
 TRAINPROOF_SCENARIO_INFO(plateau, .document = kBestPractices,
+                         .prints = {"epoch  0  val_loss 0.90  lr 1.00e-03", "epoch  1  val_loss 0.70  lr 1.00e-03",
+                                    "epoch  2  val_loss 0.60  lr 1.00e-03", "epoch  3  val_loss 0.61  lr 1.00e-03",
+                                    "epoch  4  val_loss 0.60  lr 1.00e-03", "epoch  5  val_loss 0.62  lr 5.00e-04",
+                                    "epoch  6  val_loss 0.55  lr 5.00e-04", "epoch  7  val_loss 0.56  lr 5.00e-04",
+                                    "epoch  8  val_loss 0.57  lr 5.00e-04", "epoch  9  val_loss 0.58  lr 2.50e-04",
+                                    "epoch 10  val_loss 0.56  lr 2.50e-04"},
                          .controls = {
                              {"plateau-patience-off-by-one", {"halved at epoch 5", "halved again at epoch 9"}}});
 

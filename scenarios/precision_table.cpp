@@ -27,6 +27,9 @@ TRAINPROOF_SCENARIO(precision_table, "Practice p1: 1 + 0.001 and 1000 + 1 per dt
 }
 
 TRAINPROOF_SCENARIO_INFO(precision_table, .document = kBestPractices,
+                         .prints = {"torch.float32   1 + 0.001 = 1.001000   1000 + 1 = 1001.0",
+                                    "torch.float16   1 + 0.001 = 1.000977   1000 + 1 = 1001.0",
+                                    "torch.bfloat16  1 + 0.001 = 1.000000   1000 + 1 = 1000.0"},
                          .controls = {
                              {"bf16-computed-in-float32", {"bf16: 1 + 0.001 == 1", "bf16: 1000 + 1 == 1000"}}});
 

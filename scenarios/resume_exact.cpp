@@ -133,6 +133,10 @@ TRAINPROOF_SCENARIO(resume_exact, "Checkpoint and Resume — Exactly") {
 }
 
 TRAINPROOF_SCENARIO_INFO(resume_exact, .document = kBestPractices,
+                         .prints = {"uninterrupted: 7.319561", "resumed:       7.319561"},
+                         // The document's advice to save the RNG state, run both ways.
+                         .also_prints = {"dropout, RNG state saved:   resumed == uninterrupted: True",
+                                         "dropout, RNG state omitted: resumed == uninterrupted: False"},
                          .controls = {{"resume-drops-optimizer-state",
                                        {"resumed == uninterrupted (bitwise", "dropout: resumed with RNG state"}},
                                       {"resume-drops-rng-state", {"dropout: resumed with RNG state"}},

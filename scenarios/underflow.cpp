@@ -81,6 +81,11 @@ TRAINPROOF_SCENARIO(underflow, "Why float16 Needs a Gradient Scaler") {
 }
 
 TRAINPROOF_SCENARIO_INFO(underflow, .document = kBestPractices,
+                         .prints = {"tensor(0., dtype=torch.float16)", "tensor(1.0012e-08, dtype=torch.bfloat16)",
+                                    "tensor(0.0007, dtype=torch.float16)",
+                                    "torch.float16   max 6.55e+04  smallest normal 6.1e-05  eps 0.000977",
+                                    "torch.bfloat16  max 3.39e+38  smallest normal 1.18e-38  eps 0.00781",
+                                    "torch.float32   max 3.4e+38  smallest normal 1.18e-38  eps 1.19e-07"},
                          .controls = {{"fp16-kept-in-float32", {"fp16(1e-8) == 0"}},
                                       {"bf16-made-float16", {"bf16(1e-8) != 0"}},
                                       {"scaled-after-cast", {"fp16(1e-8 * 65536) != 0"}},

@@ -42,6 +42,8 @@ TRAINPROOF_SCENARIO(uneven_accumulation, "Practice p3: uneven micro-batches") {
 }
 
 TRAINPROOF_SCENARIO_INFO(uneven_accumulation, .document = kBestPractices,
+                         .prints = {"divide by 5     matches full batch: False",
+                                    "weight by size  matches full batch: True"},
                          .controls = {{"accumulation-size-divides-by-count", {"weight by size matches"}},
                                       {"accumulation-count-weighs-by-size", {"divide by 5 does not match"}}});
 

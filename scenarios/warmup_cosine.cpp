@@ -31,6 +31,9 @@ TRAINPROOF_SCENARIO(warmup_cosine, "Learning Rate Warmup") {
 }
 
 TRAINPROOF_SCENARIO_INFO(warmup_cosine, .document = kBestPractices,
+                         .prints = {"step    0  lr 1.00e-05", "step   49  lr 5.00e-04", "step   99  lr 1.00e-03",
+                                    "step  100  lr 1.00e-03", "step  325  lr 8.54e-04", "step  550  lr 5.00e-04",
+                                    "step  775  lr 1.46e-04", "step  999  lr 3.05e-09"},
                          .controls = {{"warmup-ramp-starts-at-zero", {"peak 1e-3 at the end of warmup"}},
                                       {"lambda-off-by-one", {"half the peak at step 550"}}});
 

@@ -22,5 +22,6 @@ drift docs/testing.md 's/12,837 values/12,838 values/' "docs/testing.md"
 drift docs/scenarios.md 's/| `zero-grad-forgotten` |/| |/' "docs/scenarios.md: no row for scenario zero_grad"
 drift README.md 's/It names \([0-9]*\) mistakes/It names 99 mistakes/' "README.md"
 drift docs/check.md '/^| `unseeded-rng`/d' "docs/check.md"
+drift docs/scenarios.md 's/55 document$/54 document/' "docs/scenarios.md: claims 54 document lines"
 if [ "$failed" -eq 0 ]; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; fi
 exit "$failed"

@@ -9,6 +9,7 @@ usage: claims_test.py TRAINPROOF_BIN SOURCE_DIR [--docs DIR]
 - docs/check.md's findings table lists exactly the finding ids the code names
   (src/runner/probe_findings.cpp), and the README's "names N mistakes" is that count less the
   resume-state ids that are not the documents' mistakes but their diagnosis.
+- docs/scenarios.md's "N document lines in M scenarios" is what `list --json` declares.
 --docs DIR reads the pages from DIR instead (the negative control gives it drifted copies)."""
 import json
 import pathlib
@@ -58,6 +59,14 @@ mistakes = len(code_ids - {"resume-state-equal-values-differ"})
 m = re.search(r"It names (\d+) mistakes", readme.read_text())
 if not m or int(m.group(1)) != mistakes:
     failures.append(f"README.md: says it names {m.group(1) if m else '?'} mistakes; the code names {mistakes}")
+
+# 4. The documents' printed lines verify compares.
+lines = sum(s["document_lines"] for s in listed)
+printing = sum(1 for s in listed if s["document_lines"])
+m = re.search(r"(\d+) document\s+lines in (\d+) scenarios", (docs / "scenarios.md").read_text())
+if not m or (int(m.group(1)), int(m.group(2))) != (lines, printing):
+    failures.append(f"docs/scenarios.md: claims {m.group(1) + ' document lines in ' + m.group(2) if m else 'no count of'}"
+                    f" scenarios; the code declares {lines} in {printing}")
 
 for f in failures:
     print("FAIL:", f)

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <regex>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -50,6 +51,25 @@ TEST_F(CliTest, VerifyPassesOnTheCommittedGoldens) {
   const Result r = trainproof("verify underflow precision_table --device cpu" + g());
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("0 not passing"), std::string::npos) << r.output;
+}
+
+// verify holds the printed lines to the document's, exactly; its negative control: one digit
+// printed off by one fails verify (exit 1), naming the scenario, the line and both texts.
+TEST_F(CliTest, VerifyComparesTheDocumentsPrintedLines) {
+  const Result ok = trainproof("verify underflow precision_table --device cpu" + g());
+  EXPECT_EQ(ok.code, 0) << ok.output;
+  EXPECT_NE(ok.output.find("document lines: 9/9 printed exactly"), std::string::npos) << ok.output;
+  setenv("TRAINPROOF_INJECT_FAULT", "printed-digit-changed", 1);
+  const Result r = trainproof("verify underflow precision_table --device cpu" + g());
+  unsetenv("TRAINPROOF_INJECT_FAULT");
+  EXPECT_EQ(r.code, 1) << r.output;
+  std::regex row("(^|\n)precision_table +cpu +printed lines +FAIL");
+  EXPECT_TRUE(std::regex_search(r.output, row)) << r.output;
+  EXPECT_NE(r.output.find("line 1: printed \"torch.float42   1 + 0.001 = 1.001000   1000 + 1 = 1001.0\" where the "
+                          "document prints \"torch.float32"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("document lines: 7/9 printed exactly"), std::string::npos) << r.output;
 }
 
 TEST_F(CliTest, EditedValueExitsOneNamingSeriesAndIndex) {

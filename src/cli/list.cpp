@@ -26,7 +26,7 @@ void print_json(const std::filesystem::path& golden_dir) {
                    {"section", d.section},
                    {"document", d.info.document},
                    {"multi_process", d.info.multi_process},
-                   {"prints_document", d.info.prints_document},
+                   {"document_lines", d.info.prints.size()},
                    {"controls", controls},
                    {"golden", golden_status(golden_dir, d.name)}});
   }

@@ -115,6 +115,9 @@ void print_verify_report(const VerifyReport& r) {
     fmt::print("\n--cross: the golden's cross-environment tolerances applied on its own environment\n");
   }
   const Tally n = tally(r.entries);
+  if (r.document_lines > 0)
+    fmt::print("\ndocument lines: {}/{} printed exactly as the documents print them\n", r.document_lines_equal,
+               r.document_lines);
   fmt::print("\nverify: {} checks, {} not passing ({}), {:.1f} s\n", r.entries.size(), n.failed, n.str(), r.seconds);
   for (const auto& d : r.unverified_devices) {
     fmt::print("\n*** {}\n", d);

@@ -126,6 +126,8 @@ std::string Tally::str() const {
 void write_json_report(const std::filesystem::path& path, const VerifyReport& r) {
   nlohmann::json j;
   j["seconds"] = r.seconds;
+  if (r.document_lines > 0)
+    j["document_lines"] = {{"total", r.document_lines}, {"printed_exactly", r.document_lines_equal}};
   j["fingerprint_differences"] = r.fingerprint_notes;
   j["results"] = nlohmann::json::array();
   for (const auto& e : r.entries) {

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <map>
 #include <optional>
+#include <sstream>
 
 #include <ATen/Parallel.h>
 
@@ -147,6 +148,36 @@ bool check_run(const std::string& scenario, const std::string& label, const Devi
   return ok;
 }
 
+// The document's printed lines, exactly, then the lines the scenario declares beyond them
+// (ScenarioInfo::prints, also_prints): one entry, which names the first line that differs.
+void check_printed_lines(const ScenarioDef& def, const std::string& label, const std::string& output,
+                         VerifyReport& report) {
+  const auto& doc = def.info.prints;
+  if (doc.empty()) return;
+  std::vector<std::string> want = doc, got;
+  want.insert(want.end(), def.info.also_prints.begin(), def.info.also_prints.end());
+  std::istringstream in(output);
+  for (std::string l; std::getline(in, l);) got.push_back(l);
+  size_t equal = 0;
+  std::string first;
+  for (size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
+    const bool same = i < want.size() && i < got.size() && want[i] == got[i];
+    if (same && i < doc.size()) ++equal;
+    if (same || !first.empty()) continue;
+    const std::string whose = i < doc.size() ? "the document prints" : "the scenario declares (also_prints)";
+    if (i >= got.size())
+      first = fmt::format("line {}: not printed; {} \"{}\"", i + 1, whose, want[i]);
+    else if (i >= want.size())
+      first = fmt::format("line {}: printed \"{}\", which neither the document nor the scenario has", i + 1, got[i]);
+    else
+      first = fmt::format("line {}: printed \"{}\" where {} \"{}\"", i + 1, got[i], whose, want[i]);
+  }
+  report.document_lines += doc.size();
+  report.document_lines_equal += equal;
+  report.entries.emplace_back(def.name, label, "document", "printed lines", first.empty() ? "pass" : "FAIL", "exact",
+                              first.empty() ? fmt::format("{}/{} document lines", equal, doc.size()) : first);
+}
+
 // A key that is equal for two traces exactly when every series that is not informational
 // (timings) is bitwise equal.
 uint64_t trace_key(const Trace& t) {
@@ -279,7 +310,11 @@ VerifyReport verify(const VerifyOptions& o) {
       for (const auto& d : diffs)
         report.fingerprint_notes.push_back(
             fmt::format("  {}/{}: {}: golden {} | here {}", def.name, dev, d.field, d.golden, d.current));
-      const bool ok = check_run(def.name, dev, *g, observed, o.force_cross || is_cross_environment(diffs), report);
+      bool ok = check_run(def.name, dev, *g, observed, o.force_cross || is_cross_environment(diffs), report);
+      if (dev == "cpu") {  // the documents printed their lines on a CPU
+        check_printed_lines(def, dev, observed.output, report);
+        ok = ok && report.entries.back().passed();
+      }
       fmt::print(stderr, "{} ({:.2f} s)\n", ok ? "ok" : "MISMATCH", since(t0));
     }
   }

@@ -23,9 +23,18 @@ std::vector<AmpRecipe> amp_recipes(c10::DeviceType device, bool native_bf16) {
 }
 
 void RunContext::line(const std::string& text) {
-  output_ += text;
+  std::string printed = text;
+  // The negative control of verify's printed-lines check: the first digit printed is off by one.
+  if (!digit_changed_ && fault_injected("printed-digit-changed")) {
+    const size_t d = printed.find_first_of("0123456789");
+    if (d != std::string::npos) {
+      printed[d] = static_cast<char>('0' + (printed[d] - '0' + 1) % 10);
+      digit_changed_ = true;
+    }
+  }
+  output_ += printed;
   output_ += '\n';
-  if (echo_) std::cout << text << std::endl;
+  if (echo_) std::cout << printed << std::endl;
 }
 
 Registry& Registry::instance() {

@@ -89,6 +89,8 @@ struct VerifyReport {
   std::vector<PathSummary> paths;        // verify --paths only
   std::vector<PathAgreement> agreement;  // verify --paths only
   std::vector<Finding> findings;         // check only
+  // verify on the CPU: the documents' printed lines, and how many of them the runs printed exactly
+  size_t document_lines = 0, document_lines_equal = 0;
 };
 
 // The exit code of a report (errors.h): bad input outranks an internal error, which outranks

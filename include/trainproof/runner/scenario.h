@@ -61,6 +61,7 @@ class RunContext {
   bool echo_;
   bool native_bf16_;
   std::string output_;
+  bool digit_changed_ = false;  // the fault printed-digit-changed has struck
 };
 
 using ScenarioFn = Trace (*)(RunContext&);
@@ -83,9 +84,13 @@ inline constexpr const char* kBeyondTheDocuments = "(beyond the documents: their
 // What is known of a scenario without running it: `trainproof list --json` prints it, and
 // the tests and CI filters are derived from it.
 struct ScenarioInfo {
-  std::string document;         // the title of the document it reproduces
-  bool multi_process = false;   // starts rank processes (ctest -L distributed runs it alone)
-  bool prints_document = true;  // its output opens with the document's printed lines
+  std::string document;        // the title of the document it reproduces
+  bool multi_process = false;  // starts rank processes (ctest -L distributed runs it alone)
+  // The lines the document printed, which the run must print exactly (verify compares them
+  // on the CPU, where the documents printed them); empty where the document prints nothing or
+  // its values depend on the machine (the scenario's file says which).
+  std::vector<std::string> prints = {};
+  std::vector<std::string> also_prints = {};  // lines the scenario prints after them, the document does not
   std::vector<NegativeControl> controls;
 };
 
