@@ -24,6 +24,7 @@ time_suite() {
   controls=$(ctest --test-dir "$build" -N | grep -ciE 'control|Sabotage|\.no-|non-atomic|unseeded|per-epoch|short-warmup|after-step')
   printf '%s: wall %.0f s, exit %d, %s tests (%s negative controls), %s\n' "$name" "$wall" "$rc" "$total" \
     "$controls" "$(grep -E 'tests passed|tests failed' "$log" | tail -1)"
+  sed -n '/The following tests FAILED:/,/^$/p' "$log" | sed 's/^/    /'
   sed -n '/Label Time Summary:/,/^$/p' "$log" | sed 's/^/    /'
   echo "    ten slowest:"
   grep -E '^ *[0-9]+/[0-9]+ Test +#' "$log" | sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/' |
