@@ -1,6 +1,8 @@
 // Document: the training loop, "Train vs Eval Mode" and "Common Mistakes: Forgetting
 // model.eval()". eval() disables dropout and makes batch norm use its running statistics;
 // validating in train mode gives noisy metrics and moves those statistics.
+#include <optional>
+
 #include <torch/torch.h>
 
 #include "trainproof/runner/scenario.h"
@@ -43,7 +45,10 @@ TRAINPROOF_SCENARIO(eval_mode, "Train vs Eval Mode; Common Mistakes: Forgetting 
     // The mistake the control plants: validation that forgets model.eval().
     model->train(!eval || fault_injected("validate-in-train-mode"));
     const auto mean = snapshot(bn->running_mean), var = snapshot(bn->running_var);
-    torch::NoGradGuard no_grad;  // mode is independent of gradient tracking
+    // Mode is independent of gradient tracking: validation also runs under no_grad (the
+    // mistake the second control plants: a validation that forgets it).
+    std::optional<torch::NoGradGuard> no_grad;
+    if (!fault_injected("validate-with-grad")) no_grad.emplace();
     const auto first = model->forward(Xv), second = model->forward(Xv);
     const bool same = bitwise_equal(first, second);
     const bool stats_kept = bitwise_equal(mean, bn->running_mean) && bitwise_equal(var, bn->running_var);
@@ -56,6 +61,17 @@ TRAINPROOF_SCENARIO(eval_mode, "Train vs Eval Mode; Common Mistakes: Forgetting 
     if (eval) {
       t.check("eval(): two validation passes are bitwise equal", same, "");
       t.check("eval(): the running statistics are untouched", stats_kept, "");
+      t.check("no_grad: validation builds no autograd graph", !first.requires_grad(), "");
+      // The variant: model.eval() with gradients tracked. The same values; only a graph
+      // nobody backpropagates through is built (its activations kept alive until dropped).
+      const torch::AutoGradMode grad_enabled(true);
+      const auto with_grad = model->forward(Xv);
+      const bool same_values = bitwise_equal(with_grad.detach(), first);
+      ctx.print("with grad:   validation loss {:.4f}; the same values: {}; builds a graph: {}",
+                loss_fn(with_grad, yv).item<double>(), same_values ? "True" : "False",
+                with_grad.requires_grad() ? "True" : "False");
+      t.check("with grad enabled (the mistake): the same values, and a graph built for nothing",
+              same_values && with_grad.requires_grad(), "");
     } else {
       t.check("train mode (the mistake): passes differ and the running statistics move", !same && !stats_kept,
               fmt::format("passes equal: {}, statistics kept: {}", same, stats_kept));
@@ -65,7 +81,9 @@ TRAINPROOF_SCENARIO(eval_mode, "Train vs Eval Mode; Common Mistakes: Forgetting 
 }
 
 TRAINPROOF_SCENARIO_INFO(eval_mode, .document = kTrainingLoop,
-                         .controls = {{"validate-in-train-mode", {"eval(): two validation", "eval(): the running"}},
-                                      {"snapshot-aliases", {"train mode (the mistake)"}}});
+                         .controls = {{"validate-in-train-mode",
+                                       {"eval(): two validation", "eval(): the running", "with grad enabled"}},
+                                      {"snapshot-aliases", {"train mode (the mistake)"}},
+                                      {"validate-with-grad", {"no_grad: validation builds no autograd graph"}}});
 
 }  // namespace trainproof

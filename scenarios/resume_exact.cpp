@@ -139,6 +139,7 @@ TRAINPROOF_SCENARIO_INFO(resume_exact, .document = kBestPractices,
                                          "dropout, RNG state omitted: resumed == uninterrupted: False"},
                          .controls = {{"resume-drops-optimizer-state",
                                        {"resumed == uninterrupted (bitwise", "dropout: resumed with RNG state"}},
+                                      {"resume-drops-scheduler-state", {"resumed == uninterrupted (bitwise"}},
                                       {"resume-drops-rng-state", {"dropout: resumed with RNG state"}},
                                       {"dropout-left-in-eval-mode", {"dropout: resumed without RNG state"}}});
 

@@ -9,7 +9,8 @@ usage: claims_test.py TRAINPROOF_BIN SOURCE_DIR [--docs DIR]
 - docs/check.md's findings table lists exactly the finding ids the code names
   (src/runner/probe_findings.cpp), and the README's "names N mistakes" is that count less the
   resume-state ids that are not the documents' mistakes but their diagnosis.
-- docs/scenarios.md's "N document lines in M scenarios" is what `list --json` declares.
+- docs/scenarios.md's "N document lines in M scenarios", and its "K negative controls (D
+  distinct mistakes" on the CPU, are what `list --json` declares.
 --docs DIR reads the pages from DIR instead (the negative control gives it drifted copies)."""
 import json
 import pathlib
@@ -67,6 +68,13 @@ m = re.search(r"(\d+) document\s+lines in (\d+) scenarios", (docs / "scenarios.m
 if not m or (int(m.group(1)), int(m.group(2))) != (lines, printing):
     failures.append(f"docs/scenarios.md: claims {m.group(1) + ' document lines in ' + m.group(2) if m else 'no count of'}"
                     f" scenarios; the code declares {lines} in {printing}")
+
+# 5. The CPU's negative controls, and the distinct mistakes they plant.
+cpu_faults = [c["fault"] for s in listed for c in s["controls"] if c["device"] != "cuda"]
+m = re.search(r"(\d+) negative controls \((\d+)\s+distinct mistakes", (docs / "scenarios.md").read_text())
+if not m or (int(m.group(1)), int(m.group(2))) != (len(cpu_faults), len(set(cpu_faults))):
+    failures.append(f"docs/scenarios.md: claims {m.group(1) + ' negative controls (' + m.group(2) if m else 'no count of'}"
+                    f" distinct); the code declares {len(cpu_faults)} ({len(set(cpu_faults))} distinct)")
 
 for f in failures:
     print("FAIL:", f)

@@ -71,6 +71,7 @@ void LRScheduler::save(Checkpoint& ck, const std::string& prefix) const {
 }
 
 void LRScheduler::load(const Checkpoint& ck, const std::string& prefix) {
+  if (fault_injected("resume-drops-scheduler-state")) return;  // the schedule restarts from its first step
   last_epoch_ = ck.integer(prefix + "/last_epoch");
   step_count_ = ck.integer(prefix + "/step_count");
   base_lrs_ = from_doubles(ck.tensor(prefix + "/base_lrs"), base_lrs_.size(), ck, prefix + "/base_lrs");
