@@ -12,7 +12,7 @@
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
-#include "src/core/data_dirs.h"
+#include "trainproof/core/data_dirs.h"
 #include "trainproof/runner/scenario.h"
 #include "trainproof/training/checkpoint.h"
 #include "trainproof/training/tensors.h"

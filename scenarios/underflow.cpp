@@ -2,7 +2,7 @@
 // float16, survives in bfloat16, and survives in float16 when scaled by 65536 first.
 #include <torch/torch.h>
 
-#include "src/runner/cuda/device_check.h"
+#include "trainproof/runner/device_check.h"
 #include "trainproof/runner/scenario.h"
 #include "trainproof/training/tensors.h"
 

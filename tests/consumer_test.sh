@@ -2,7 +2,8 @@
 # Installs trainproof into a temporary prefix. The installed trainproof must read its own
 # copies of the goldens and the compile_speed package (not the build tree's) and pass
 # verify; then the example consumer (examples/consumer) builds and tests against the
-# installed package, as `ctest --build-and-test` does.
+# installed package, as `ctest --build-and-test` does, with one of trainproof's own scenarios
+# (underflow) built from its source the way a user's scenario is.
 set -euo pipefail
 build=$1 source=$2 torch_dir=$3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -36,7 +37,11 @@ echo "installed trainproof: verify passed from $tmp/prefix, reading nothing of t
 
 ctest --build-and-test "$source/examples/consumer" "$tmp/build" --build-generator Ninja \
   --build-options -DCMAKE_PREFIX_PATH="$tmp/prefix" -DTorch_DIR="$torch_dir" -DCMAKE_BUILD_TYPE=Release \
+  -DTRAINPROOF_OWN_SCENARIO="$source/scenarios/underflow.cpp" -DTRAINPROOF_OWN_GOLDEN_DIR="$source/golden" \
   --test-command ctest --output-on-failure
+ctest --test-dir "$tmp/build" -N >"$tmp/consumer_tests.txt"
+grep -q "own_scenario.verify" "$tmp/consumer_tests.txt" ||
+  { echo "FAIL: trainproof's own scenario was not built against the installed package"; exit 1; }
 
 # The C++ example loop, as a team's own LibTorch loop is built: against the installed package,
 # linking trainproof::training only; the installed trainproof then holds it to the laws.

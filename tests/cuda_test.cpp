@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "src/runner/cuda/device_check.h"
+#include "trainproof/runner/device_check.h"
 #include "trainproof/runner/scenario.h"
 
 namespace trainproof {

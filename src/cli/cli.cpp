@@ -9,8 +9,8 @@
 #include <CLI/CLI.hpp>
 
 #include "src/cli/commands.h"
-#include "src/core/data_dirs.h"
 #include "src/process/process.h"
+#include "trainproof/core/data_dirs.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/runner/fingerprint.h"
 #include "trainproof/runner/runner.h"

@@ -1,5 +1,5 @@
 // See data_dirs.h.
-#include "src/core/data_dirs.h"
+#include "trainproof/core/data_dirs.h"
 
 #include <system_error>
 

@@ -1,6 +1,6 @@
 // The HDF5 golden store behind one small RAII layer over the HDF5 C API.
 #include "trainproof/golden/golden_store.h"
-#include "src/core/data_dirs.h"
+#include "trainproof/core/data_dirs.h"
 
 #include <hdf5.h>
 #include <unistd.h>

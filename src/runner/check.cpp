@@ -21,12 +21,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "src/core/data_dirs.h"
 #include "src/core/envelope.h"
 #include "src/process/exec_paths.h"
 #include "src/process/process.h"
 #include "src/runner/probe_findings.h"
 #include "trainproof/core/compare.h"
+#include "trainproof/core/data_dirs.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/fault.h"
 #include "trainproof/core/recorded_trace.h"

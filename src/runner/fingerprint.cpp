@@ -14,7 +14,7 @@
 #include <set>
 
 #include "src/process/exec_paths.h"
-#include "src/runner/cuda/device_check.h"
+#include "trainproof/runner/device_check.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

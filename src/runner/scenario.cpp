@@ -9,8 +9,8 @@
 
 #include <torch/cuda.h>
 
-#include "src/runner/cuda/device_check.h"
 #include "trainproof/core/fault.h"
+#include "trainproof/runner/device_check.h"
 #include "trainproof/training/tensors.h"
 
 namespace trainproof {

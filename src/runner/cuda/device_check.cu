@@ -1,5 +1,5 @@
 // Device-side float16/bfloat16 conversions of the underflow example, in raw CUDA.
-#include "src/runner/cuda/device_check.h"
+#include "trainproof/runner/device_check.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

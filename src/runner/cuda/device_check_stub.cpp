@@ -1,5 +1,5 @@
 // Built instead of device_check.cu when no CUDA compiler was found at configure time.
-#include "src/runner/cuda/device_check.h"
+#include "trainproof/runner/device_check.h"
 
 namespace trainproof {
 
