@@ -98,5 +98,19 @@ TEST(CompareTest, MissingAndNewSeriesAreReported) {
   EXPECT_EQ(r[2].series, "c");
 }
 
+// Printed numbers from another machine: one unit of the last digit of a number of 4 or more
+// significant digits is a rounding flip; anything else is a difference.
+TEST(CompareTest, WithinLastDigitAcceptsOnlyARoundingFlip) {
+  EXPECT_TRUE(within_last_digit("uninterrupted: 7.319560", "uninterrupted: 7.319561"));
+  EXPECT_TRUE(within_last_digit("best 0.5801", "best 0.5800"));
+  EXPECT_FALSE(within_last_digit("step   49  lr 5.01e-04", "step   49  lr 5.00e-04"));  // 3 digits: too few
+  EXPECT_TRUE(within_last_digit("same 12.5 text", "same 12.5 text"));
+  EXPECT_FALSE(within_last_digit("uninterrupted: 7.319559", "uninterrupted: 7.319561"));  // two units
+  EXPECT_FALSE(within_last_digit("tensor(1., dtype=torch.float16)", "tensor(0., dtype=torch.float16)"));
+  EXPECT_FALSE(within_last_digit("torch.float42  1.001000", "torch.float32  1.001000"));  // 2 digits
+  EXPECT_FALSE(within_last_digit("resumed: 7.319561", "uninterrupted: 7.3195"));          // other text
+  EXPECT_FALSE(within_last_digit("loss 7.31956 ", "loss 7.319561"));                      // other format
+}
+
 }  // namespace
 }  // namespace trainproof

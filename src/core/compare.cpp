@@ -1,7 +1,9 @@
 // Series comparison: error statistics and first divergence under a tolerance.
 #include "trainproof/core/compare.h"
 
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -106,6 +108,33 @@ std::vector<SeriesComparison> compare_traces(const Trace& golden, const Trace& o
     out.push_back(r);
   }
   return out;
+}
+
+bool within_last_digit(const std::string& printed, const std::string& expected) {
+  const std::string &got = printed, &want = expected;
+  if (got.size() != want.size()) return false;
+  size_t i = 0;
+  while (i < got.size()) {
+    if (!std::isdigit(static_cast<unsigned char>(got[i]))) {
+      if (got[i] != want[i]) return false;
+      ++i;
+      continue;
+    }
+    size_t j = i;  // one run of digits and a decimal point, at the same positions in both
+    while (j < got.size() && (std::isdigit(static_cast<unsigned char>(got[j])) || got[j] == '.')) {
+      if (want[j] == '.' ? got[j] != '.' : !std::isdigit(static_cast<unsigned char>(want[j]))) return false;
+      ++j;
+    }
+    std::string a = got.substr(i, j - i), b = want.substr(i, j - i);
+    std::erase(a, '.');
+    std::erase(b, '.');
+    if (a != b) {
+      const size_t significant = b.size() - std::min(b.find_first_not_of('0'), b.size());
+      if (a.size() > 18 || significant < 4 || std::llabs(std::stoll(a) - std::stoll(b)) > 1) return false;
+    }
+    i = j;
+  }
+  return true;
 }
 
 }  // namespace trainproof

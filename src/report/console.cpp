@@ -115,9 +115,14 @@ void print_verify_report(const VerifyReport& r) {
     fmt::print("\n--cross: the golden's cross-environment tolerances applied on its own environment\n");
   }
   const Tally n = tally(r.entries);
-  if (r.document_lines > 0)
-    fmt::print("\ndocument lines: {}/{} printed exactly as the documents print them\n", r.document_lines_equal,
+  if (r.document_lines > 0) {
+    fmt::print("\ndocument lines: {}/{} printed exactly as the documents print them", r.document_lines_equal,
                r.document_lines);
+    if (r.document_lines_last_digit > 0)
+      fmt::print("; {} more within one unit of a number's last digit (the golden was made on another machine)",
+                 r.document_lines_last_digit);
+    fmt::print("\n");
+  }
   fmt::print("\nverify: {} checks, {} not passing ({}), {:.1f} s\n", r.entries.size(), n.failed, n.str(), r.seconds);
   for (const auto& d : r.unverified_devices) {
     fmt::print("\n*** {}\n", d);

@@ -127,7 +127,9 @@ void write_json_report(const std::filesystem::path& path, const VerifyReport& r)
   nlohmann::json j;
   j["seconds"] = r.seconds;
   if (r.document_lines > 0)
-    j["document_lines"] = {{"total", r.document_lines}, {"printed_exactly", r.document_lines_equal}};
+    j["document_lines"] = {{"total", r.document_lines},
+                           {"printed_exactly", r.document_lines_equal},
+                           {"within_last_digit", r.document_lines_last_digit}};
   j["fingerprint_differences"] = r.fingerprint_notes;
   j["results"] = nlohmann::json::array();
   for (const auto& e : r.entries) {

@@ -38,4 +38,10 @@ std::vector<SeriesComparison> compare_traces(const Trace& golden, const Trace& o
 // Same measurement with an explicit policy (used by regen to describe changes exactly).
 SeriesComparison compare_series_with(const Series& golden, const Series& observed, const Tolerance& tol);
 
+// Whether a printed line differs from the expected one only in the last digit of numbers of
+// at least 4 significant digits, by one unit: a value another machine's kernels moved by an
+// ulp or so can round to the neighbouring last digit ("7.319561" and "7.319560"), while
+// "0." and "1." stay different. The text around the numbers, and their formats, are equal.
+bool within_last_digit(const std::string& printed, const std::string& expected);
+
 }  // namespace trainproof

@@ -90,7 +90,9 @@ struct VerifyReport {
   std::vector<PathAgreement> agreement;  // verify --paths only
   std::vector<Finding> findings;         // check only
   // verify on the CPU: the documents' printed lines, and how many of them the runs printed exactly
-  size_t document_lines = 0, document_lines_equal = 0;
+  // (document_lines_last_digit: where the golden was made elsewhere, lines whose numbers
+  // differ from the document's by one unit of the last printed digit)
+  size_t document_lines = 0, document_lines_equal = 0, document_lines_last_digit = 0;
 };
 
 // The exit code of a report (errors.h): bad input outranks an internal error, which outranks
