@@ -11,12 +11,16 @@ usage: claims_test.py TRAINPROOF_BIN SOURCE_DIR [--docs DIR]
   resume-state ids that are not the documents' mistakes but their diagnosis.
 - docs/scenarios.md's "N document lines in M scenarios", and its "K negative controls (D
   distinct mistakes" on the CPU, are what `list --json` declares.
+- docs/scenarios.md's "N invariants are checked on the CPU (M scenarios)" is what `verify
+  --device cpu --json` reports (one run of every scenario; --verify-json FILE reads an
+  earlier run's report instead).
 --docs DIR reads the pages from DIR instead (the negative control gives it drifted copies)."""
 import json
 import pathlib
 import re
 import subprocess
 import sys
+import tempfile
 
 binary, src = sys.argv[1], pathlib.Path(sys.argv[2])
 docs = pathlib.Path(sys.argv[sys.argv.index("--docs") + 1]) if "--docs" in sys.argv else src / "docs"
@@ -75,6 +79,20 @@ m = re.search(r"(\d+) negative controls \((\d+)\s+distinct mistakes", (docs / "s
 if not m or (int(m.group(1)), int(m.group(2))) != (len(cpu_faults), len(set(cpu_faults))):
     failures.append(f"docs/scenarios.md: claims {m.group(1) + ' negative controls (' + m.group(2) if m else 'no count of'}"
                     f" distinct); the code declares {len(cpu_faults)} ({len(set(cpu_faults))} distinct)")
+
+# 6. The invariants verify checks on the CPU.
+if "--verify-json" in sys.argv:
+    report = json.loads(pathlib.Path(sys.argv[sys.argv.index("--verify-json") + 1]).read_text())
+else:
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([binary, "verify", "--device", "cpu", "--json", f"{d}/v.json"], capture_output=True)
+        report = json.loads(pathlib.Path(d, "v.json").read_text())
+cpu = [e for e in report["results"] if e["device"] == "cpu"]
+invariants, scenarios = sum(1 for e in cpu if e["kind"] == "invariant"), len({e["scenario"] for e in cpu})
+m = re.search(r"(\d+) invariants are checked on the CPU \((\d+) scenarios\)", (docs / "scenarios.md").read_text())
+if not m or (int(m.group(1)), int(m.group(2))) != (invariants, scenarios):
+    failures.append(f"docs/scenarios.md: claims {m.group(1) + ' invariants in ' + m.group(2) if m else 'no count of'}"
+                    f" scenarios; verify checks {invariants} in {scenarios}")
 
 for f in failures:
     print("FAIL:", f)
