@@ -4,8 +4,6 @@
 #include <torch/cuda.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -47,8 +45,7 @@ class DocumentLinesTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(DocumentLinesTest, PrintsWhatTheDocumentPrints) {
   const ScenarioDef& def = *Registry::instance().find(GetParam());
   std::string expected;
-  for (const auto* lines : {&def.info.prints, &def.info.also_prints})
-    for (const auto& l : *lines) expected += l + "\n";
+  for (const auto& l : def.info.printed_lines()) expected += l + "\n";
   const Trace t = run_scenario(def, c10::Device("cpu"), false);
   EXPECT_EQ(t.output, expected);
 }

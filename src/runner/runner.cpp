@@ -3,7 +3,6 @@
 #include "trainproof/runner/runner.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -157,8 +156,8 @@ void check_printed_lines(const ScenarioDef& def, const std::string& label, const
                          VerifyReport& report) {
   const auto& doc = def.info.prints;
   if (doc.empty()) return;
-  std::vector<std::string> want = doc, got;
-  want.insert(want.end(), def.info.also_prints.begin(), def.info.also_prints.end());
+  const std::vector<std::string> want = def.info.printed_lines();
+  std::vector<std::string> got;
   std::istringstream in(output);
   for (std::string l; std::getline(in, l);) got.push_back(l);
   size_t equal = 0, last_digit = 0;

@@ -92,6 +92,13 @@ struct ScenarioInfo {
   std::vector<std::string> prints = {};
   std::vector<std::string> also_prints = {};  // lines the scenario prints after them, the document does not
   std::vector<NegativeControl> controls;
+
+  // Everything the run must print, in order: prints, then also_prints.
+  std::vector<std::string> printed_lines() const {
+    std::vector<std::string> all = prints;
+    all.insert(all.end(), also_prints.begin(), also_prints.end());
+    return all;
+  }
 };
 
 struct ScenarioDef {
