@@ -89,12 +89,19 @@ else:
         report = json.loads(pathlib.Path(d, "v.json").read_text())
 cpu = [e for e in report["results"] if e["device"] == "cpu"]
 invariants, scenarios = sum(1 for e in cpu if e["kind"] == "invariant"), len({e["scenario"] for e in cpu})
+# A scenario this build cannot run (compile_speed without its AOTInductor package, in a build
+# configured without Python) checks none of its invariants: the count cannot be held here.
+skipped = [f"{e['scenario']} ({e['detail']})" for e in cpu if e["kind"] == "run" and e["status"] == "skipped"]
 m = re.search(r"(\d+) invariants are checked on the CPU \((\d+) scenarios\)", (docs / "scenarios.md").read_text())
-if not m or (int(m.group(1)), int(m.group(2))) != (invariants, scenarios):
-    failures.append(f"docs/scenarios.md: claims {m.group(1) + ' invariants in ' + m.group(2) if m else 'no count of'}"
+if not m:
+    failures.append("docs/scenarios.md: claims no count of invariants checked on the CPU")
+elif skipped:
+    print("SKIP: the count of invariants is not held in this build; verify skipped", "; ".join(skipped))
+elif (int(m.group(1)), int(m.group(2))) != (invariants, scenarios):
+    failures.append(f"docs/scenarios.md: claims {m.group(1)} invariants in {m.group(2)}"
                     f" scenarios; verify checks {invariants} in {scenarios}")
 
 for f in failures:
     print("FAIL:", f)
-print(f"{int(not failures)} passed, {int(bool(failures))} failed")
-sys.exit(1 if failures else 0)
+print(f"{int(not failures)} passed, {int(bool(failures))} failed" + (", 1 skipped" if skipped else ""))
+sys.exit(1 if failures else 77 if skipped else 0)
