@@ -4,7 +4,8 @@
 #   <trainproof>/ci/gate.sh check [check options] -- CMD   hold the repository's own training
 #                                                          command to the laws (trainproof check)
 # It sets trainproof up (tools/bootstrap.sh; TRAINPROOF_BIN=<a built trainproof> skips that),
-# runs, and on a changed trace prints the command that accepts the change: from the directory
+# runs, and on a changed trace prints the command that accepts the change (for check, only when
+# the environment is the golden's: a code change, not one mixed with the machine's): from the directory
 # the gate ran in, with that repository's paths and flags, without the report flags
 # (--json, --junit, --html) that only verify and check take.
 # Exit codes are trainproof's: 0 pass, 1 mismatch or broken law, 2 bad input, 3 internal error
@@ -57,10 +58,17 @@ option_value() {
 
 if [ "${1:-}" = check ]; then
   shift
-  "$bin" check "$@"
-  rc=$?
+  out=$(mktemp)
+  trap 'rm -f "$out"' EXIT
+  "$bin" check "$@" | tee "$out"
+  rc=${PIPESTATUS[0]}
   golden=$(option_value --golden "" "$@")
-  if [ "$rc" -eq 1 ] && [ -n "$golden" ]; then
+  if [ "$rc" -eq 1 ] && [ -n "$golden" ] && grep -q "Verdict: both:" "$out"; then
+    echo
+    echo "trainproof: the training curve moved beyond what the environment explains, and the environment differs"
+    echo "from the golden's too (see the Verdict above). Regenerating here would bake this machine into the golden:"
+    echo "run the gate in the golden's environment to see the code's change alone. No accept command is printed."
+  elif [ "$rc" -eq 1 ] && [ -n "$golden" ]; then
     echo
     echo "trainproof: a law is broken or the training curve moved beyond its golden's tolerances."
     echo "If the change to the curve is intended (and every law above holds), accept it from here:"

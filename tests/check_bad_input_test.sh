@@ -27,6 +27,12 @@ expect "the uninterrupted run holds no record" -- sh -c "printf 'TPTRACE 1\n' >\
 expect "$tmp/absent.trace: no such trace (--reference)" --reference "$tmp/absent.trace" -- true
 expect "--reference: not with --regen" --regen --golden "$tmp/g.h5" --reference "$tmp/absent.trace" -- true
 expect "--runs 1: not with --regen" --regen --golden "$tmp/g.h5" --runs 1 -- true
+expect "--band: only with --regen" --band -- true
+expect "--runs 1: a band needs at least 3 runs" --regen --band --golden "$tmp/g.h5" --runs 1 -- true
+expect "--kills: not in the band lane" --regen --band --runs 3 --golden "$tmp/g.h5" --kills 1 -- true
+expect "--seed-arg: only in the band lane" --seed-arg '--seed {seed}' -- true
+expect "--band-k: only when holding a band golden" --band-k 3 -- true
+expect "--runs 3: must be 1 or 2 (more only with --band)" --runs 3 -- true
 expect "--resume-args ''--resume': an unclosed ' quote" --kills 1 --resume-args "'--resume" -- true
 expect "--expect-lr 'warmup-cosine --lr x'" --expect-lr 'warmup-cosine --lr x' -- true
 expect "--expect-lr 'sawtooth'" --expect-lr 'sawtooth' -- true

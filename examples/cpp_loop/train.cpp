@@ -15,6 +15,9 @@
 //     scheduler-per-epoch (a per-step schedule stepped once per epoch)       (the schedule)
 //     short-warmup (3 warmup steps where the schedule says 6)                (the schedule)
 //     lr-logged-after-step (the rate read after scheduler.step())            (the schedule)
+// --noise S adds unseeded noise of S times each gradient's mean magnitude: a loop whose runs
+// differ (`check --regen --band`); --noise-seed N seeds it (a band over noise seeds, whose test
+// outcome does not depend on chance); --lr, --weight-decay, --seed and --dropout change the loop.
 // On start it says when it finds an interrupted checkpoint write (a ckpt.pt.tmp left by a
 // kill): independent evidence that `check` killed it during a write.
 #include <fcntl.h>
@@ -53,6 +56,11 @@ struct Args {
   std::string mistake = "none";
   int64_t steps = 60;
   double dropout = 0.1;
+  double lr = 3e-3;
+  double weight_decay = 0.01;
+  int64_t seed = 0;         // the model's initialisation
+  double noise = 0;         // unseeded noise of this scale on every gradient: GPU atomics, standing in
+  int64_t noise_seed = -1;  // the noise's seed (-1: unseeded)
 };
 
 Args parse(int argc, char** argv) {
@@ -69,6 +77,16 @@ Args parse(int argc, char** argv) {
       a.steps = std::stoll(v);
     else if (k == "--dropout")
       a.dropout = std::stod(v);
+    else if (k == "--lr")
+      a.lr = std::stod(v);
+    else if (k == "--weight-decay")
+      a.weight_decay = std::stod(v);
+    else if (k == "--seed")
+      a.seed = std::stoll(v);
+    else if (k == "--noise")
+      a.noise = std::stod(v);
+    else if (k == "--noise-seed")
+      a.noise_seed = std::stoll(v);
     else
       throw std::invalid_argument("unknown option " + k);
   }
@@ -122,7 +140,8 @@ int train(const Args& a) {
   if (fs::exists(torn)) {  // a kill during a write: the live checkpoint is untouched, the torn one is dropped
     std::printf("found an interrupted checkpoint write: ckpt.pt.tmp (%ju bytes), discarded\n",
                 static_cast<uintmax_t>(fs::file_size(torn)));
-    std::fflush(stdout);  // a later kill must not take the line with it    fs::remove(torn);
+    std::fflush(stdout);  // a later kill must not take the line with it
+    fs::remove(torn);
   }
   apply_thread_count();
   at::globalContext().setDeterministicAlgorithms(true, false);
@@ -130,10 +149,11 @@ int train(const Args& a) {
   torch::manual_seed(1234);
   const torch::Tensor X = torch::randn({512, 16});
   const torch::Tensor y = (X.slice(1, 0, 4).sum(1) > 0).to(torch::kLong);
-  torch::manual_seed(0);
+  torch::manual_seed(a.seed);
   torch::nn::Sequential model(torch::nn::Linear(16, 64), torch::nn::ReLU(), torch::nn::Dropout(a.dropout),
                               torch::nn::Linear(64, 2));
-  trainproof::AdamW opt(trainproof::weight_decay_groups(*model, torch::optim::AdamWOptions(3e-3).weight_decay(0.01)));
+  trainproof::AdamW opt(
+      trainproof::weight_decay_groups(*model, torch::optim::AdamWOptions(a.lr).weight_decay(a.weight_decay)));
   const int64_t warmup = a.mistake == "short-warmup" ? 3 : 6;
   trainproof::LambdaLR sched(opt, trainproof::warmup_cosine(warmup, a.steps));
   trainproof::GradScaler scaler(torch::kCPU, {.enabled = false});  // bf16 needs no scaler
@@ -156,6 +176,9 @@ int train(const Args& a) {
     if (a.mistake == "no-data-position") batch = 0;  // the mistake: the epoch starts over at its first batch
   }
 
+  auto noise = at::make_generator<at::CPUGeneratorImpl>(a.noise_seed >= 0 ? static_cast<uint64_t>(a.noise_seed) * 7919 +
+                                                                                static_cast<uint64_t>(step)
+                                                                          : std::random_device{}());
   trainproof::Recorder rec;
   const int64_t per_epoch = X.size(0) / (kBatch * kAccum);
   model->train();
@@ -176,6 +199,10 @@ int train(const Args& a) {
         }
         scaler.scale(loss).backward();
         total += loss.item<double>();
+      }
+      if (a.noise > 0) {  // run to run, as atomics reorder a GPU's sums: unseeded unless --noise-seed
+        for (auto& p : model->parameters())
+          p.mutable_grad().add_(torch::randn(p.sizes(), noise).mul_(a.noise * p.grad().abs().mean().item<double>()));
       }
       scaler.unscale_(opt);
       const double norm = trainproof::clip_grad_norm_(model->parameters(), 1.0);

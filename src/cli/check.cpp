@@ -55,9 +55,20 @@ CliCommand check_command() {
             check
                 ->add_option("--runs", o->runs,
                              "Uninterrupted runs: 2 (default) checks determinism, 1 does not (the findings and the "
-                             "laws one run shows)")
+                             "laws one run shows); with --band, the runs of the band or of holding it")
                 ->capture_default_str()
-                ->check(CLI::Range(1, 2));
+                ->check(CLI::Range(1, 100));
+            check->add_flag("--band", o->band,
+                            "With --regen: a loop whose runs differ; write a band golden (mean and spread per step) "
+                            "of --runs N (3 or more) runs");
+            check->add_option("--seed-arg", o->seed_arg,
+                              "In the band lane: append these arguments to each run, {seed} replaced by its seed, "
+                              "e.g. '--seed {seed}' (a band over seeds, not repeats)");
+            check
+                ->add_option("--band-k", o->band_k,
+                             "Holding a band golden: its width in spreads (default from its number of runs, "
+                             "printed)")
+                ->check(CLI::PositiveNumber);
             check->add_option("--allow", o->allow, "Accept this finding knowingly (repeatable); the report says so");
             return check;
           },

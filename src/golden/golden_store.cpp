@@ -303,6 +303,62 @@ void write_series(hid_t group, const Series& s) {
   }
 }
 
+Hid ordered_group_plist();
+
+std::vector<double> read_doubles(hid_t group, const std::string& name, const Where& w) {
+  Hid ds(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!ds.valid()) w.fail(fmt::format("no dataset '{}'{}", name, hdf5_cause()));
+  Hid space(H5Dget_space(ds.get()), H5Sclose);
+  if (!space.valid() || H5Sget_simple_extent_ndims(space.get()) != 1) w.fail(fmt::format("'{}' must be 1-D", name));
+  hsize_t len = 0;
+  H5Sget_simple_extent_dims(space.get(), &len, nullptr);
+  if (len > kMaxSeriesLength) w.fail(fmt::format("'{}': length {} exceeds the limit {}", name, len, kMaxSeriesLength));
+  Hid type(H5Dget_type(ds.get()), H5Tclose);
+  if (H5Tget_class(type.get()) != H5T_FLOAT) w.fail(fmt::format("'{}' must be stored as float64", name));
+  std::vector<double> v(len);
+  if (len && H5Dread(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
+    w.fail(fmt::format("cannot read '{}'{}", name, hdf5_cause()));
+  return v;
+}
+
+void write_doubles(hid_t group, const std::string& name, const std::vector<double>& v) {
+  const hsize_t len = v.size();
+  Hid space(H5Screate_simple(1, &len, nullptr), H5Sclose);
+  Hid ds(H5Dcreate2(group, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  check(ds.valid() ? 0 : -1, "creating dataset " + name);
+  if (len) check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "writing " + name);
+}
+
+// /<device>/band (schema 3): every series of the mean trace has its spread and finals.
+Band read_band(hid_t device_group, const Trace& mean, const Where& file_where, const std::string& device) {
+  const Where w{file_where.file, fmt::format("group /{}/band", device)};
+  Hid group(H5Gopen2(device_group, "band", H5P_DEFAULT), H5Gclose);
+  if (!group.valid()) w.fail("cannot open" + hdf5_cause());
+  Band b;
+  b.runs = read_int_attr(group.get(), "runs", w);
+  if (b.runs < kBandMinRuns) w.fail(fmt::format("runs = {}: a band needs at least {}", b.runs, kBandMinRuns));
+  b.varied = read_string_attr(group.get(), "varied", w);
+  for (const Series& s : mean.series) {
+    if (s.name == "step") continue;
+    b.spread[s.name] = read_doubles(group.get(), s.name + ".spread", w);
+    b.finals[s.name] = read_doubles(group.get(), s.name + ".finals", w);
+    if (b.spread[s.name].size() != s.size() || static_cast<int64_t>(b.finals[s.name].size()) != b.runs)
+      w.fail(fmt::format("'{}': {} spreads for {} steps, {} finals for {} runs", s.name, b.spread[s.name].size(),
+                         s.size(), b.finals[s.name].size(), b.runs));
+  }
+  return b;
+}
+
+void write_band(hid_t device_group, const Band& b) {
+  Hid gcpl = ordered_group_plist();
+  Hid group(H5Gcreate2(device_group, "band", H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), H5Gclose);
+  check(group.valid() ? 0 : -1, "creating group band");
+  write_int_attr(group.get(), "runs", b.runs);
+  write_string_attr(group.get(), "varied", b.varied);
+  for (const auto& [name, spread] : b.spread) write_doubles(group.get(), name + ".spread", spread);
+  for (const auto& [name, finals] : b.finals) write_doubles(group.get(), name + ".finals", finals);
+}
+
 Hid ordered_group_plist() {
   Hid gcpl(H5Pcreate(H5P_GROUP_CREATE), H5Pclose);
   check(H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
@@ -331,10 +387,10 @@ GoldenFile read_golden_in_process(const std::filesystem::path& path) {
   GoldenFile g;
   const Where root{w.file, "group /"};
   g.schema_version = read_int_attr(file.get(), "schema_version", root);
-  if (g.schema_version < kOldestGoldenSchemaVersion || g.schema_version > kGoldenSchemaVersion)
+  if (g.schema_version < kOldestGoldenSchemaVersion || g.schema_version > kBandGoldenSchemaVersion)
     root.fail(
         fmt::format("schema_version {} is not supported (this build reads {} to {}; a newer trainproof wrote it?)",
-                    g.schema_version, kOldestGoldenSchemaVersion, kGoldenSchemaVersion));
+                    g.schema_version, kOldestGoldenSchemaVersion, kBandGoldenSchemaVersion));
   g.scenario = read_string_attr(file.get(), "scenario", root);
   g.trainproof_version = read_string_attr(file.get(), "trainproof_version", root);
   g.created_utc = read_string_attr(file.get(), "created_utc", root);
@@ -353,11 +409,18 @@ GoldenFile read_golden_in_process(const std::filesystem::path& path) {
         has_attr(group.get(), "paths_measured") ? read_string_attr(group.get(), "paths_measured", gw) : "[]";
     if (!nlohmann::json::accept(dg.paths_measured)) gw.fail("attribute 'paths_measured' is not valid JSON");
     if (has_attr(group.get(), "forced")) dg.forced = read_string_attr(group.get(), "forced", gw);
+    bool band = false;
     for (const std::string& name : link_names(group.get(), gw)) {
+      if (name == "band" && g.schema_version >= kBandGoldenSchemaVersion &&
+          object_type(group.get(), name) == H5I_GROUP) {
+        band = true;
+        continue;
+      }
       if (object_type(group.get(), name) != H5I_DATASET)
         Where{w.file, fmt::format("/{}/{}", device, name)}.fail("must be a dataset");
       dg.trace.series.push_back(read_series(group.get(), name, w, device));
     }
+    if (band) dg.band = read_band(group.get(), dg.trace, w, device);
     g.devices.emplace(device, std::move(dg));
   }
   if (g.devices.empty()) root.fail("holds no device group (cpu or cuda)");
@@ -440,6 +503,7 @@ void write_golden(const std::filesystem::path& path, const GoldenFile& golden) {
       write_string_attr(group.get(), "paths_measured", dg.paths_measured.empty() ? "[]" : dg.paths_measured);
       if (!dg.forced.empty()) write_string_attr(group.get(), "forced", dg.forced);
       for (const auto& s : dg.trace.series) write_series(group.get(), s);
+      if (dg.band) write_band(group.get(), *dg.band);
     }
     check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flushing " + tmp.string());
   });

@@ -25,6 +25,7 @@
 #include "src/process/exec_paths.h"
 #include "src/process/process.h"
 #include "src/runner/probe_findings.h"
+#include "trainproof/core/band.h"
 #include "trainproof/core/compare.h"
 #include "trainproof/core/data_dirs.h"
 #include "trainproof/core/errors.h"
@@ -118,12 +119,17 @@ fs::path probe_python_dir() {
 struct Run {
   std::string name;
   fs::path dir, trace, log;
+  std::optional<int64_t> seed;  // --seed-arg: {seed} in it is this
 };
 
 class Launcher {
  public:
   Launcher(const CheckOptions& o, const fs::path& work)
-      : o_(o), work_(work), program_(resolve_program(o.command[0])), resume_args_(split_words(o.resume_args)) {
+      : o_(o),
+        work_(work),
+        program_(resolve_program(o.command[0])),
+        resume_args_(split_words(o.resume_args)),
+        seed_args_(split_words(o.seed_arg)) {
     if (!o.probe) return;
     const fs::path dir = probe_python_dir();
     if (dir.empty() || !fs::exists(dir / "trainproof_boot" / "sitecustomize.py"))
@@ -136,8 +142,8 @@ class Launcher {
                                      (old && *old ? std::string(":") + old : std::string())}};
   }
 
-  Run make(const std::string& name) const {
-    Run r{name, work_ / name, work_ / (name + ".trace"), work_ / (name + ".log")};
+  Run make(const std::string& name, std::optional<int64_t> seed = std::nullopt) const {
+    Run r{name, work_ / name, work_ / (name + ".trace"), work_ / (name + ".log"), seed};
     fs::create_directories(r.dir);
     return r;
   }
@@ -149,9 +155,13 @@ class Launcher {
               const std::vector<std::pair<std::string, std::string>>& extra_env = {}, bool restart = false) const {
     std::ofstream(r.log, std::ios::app) << "--- trainproof check: " << what << " ---\n";
     std::vector<std::string> args(o_.command.begin() + 1, o_.command.end());
+    if (r.seed) args.insert(args.end(), seed_args_.begin(), seed_args_.end());
     if (restart) args.insert(args.end(), resume_args_.begin(), resume_args_.end());
-    for (auto& a : args)
+    for (auto& a : args) {
       for (size_t at; (at = a.find("{run_dir}")) != std::string::npos;) a.replace(at, 9, r.dir.string());
+      if (r.seed)
+        for (size_t at; (at = a.find("{seed}")) != std::string::npos;) a.replace(at, 6, std::to_string(*r.seed));
+    }
     auto env = extra_env;
     env.insert(env.end(), probe_env_.begin(), probe_env_.end());
     env.emplace_back("TRAINPROOF_TRACE", r.trace.string());
@@ -170,7 +180,7 @@ class Launcher {
   const CheckOptions& o_;
   fs::path work_;
   std::string program_;
-  std::vector<std::string> resume_args_;
+  std::vector<std::string> resume_args_, seed_args_;
   std::vector<std::pair<std::string, std::string>> probe_env_;
 };
 
@@ -267,6 +277,7 @@ struct Law {
   std::string name;
   bool held;
   std::string detail;
+  bool advice = false;  // reported, never broken (determinism in the band lane)
 };
 
 // Progress on stderr: which run of how many, and the time so far.
@@ -353,21 +364,42 @@ DeviceGolden load_check_golden(const fs::path& path) {
   return std::move(group->second);
 }
 
+// Why a golden failed, or held only by its cross-machine envelope: the environment moved
+// (fingerprint fields listed) and the values stay within the envelope, or the environment is
+// the golden's and the values moved (a code change), or both.
+std::string environment_verdict(const std::vector<FingerprintDiff>& diffs, bool cross, bool beyond_exact,
+                                bool beyond_envelope) {
+  std::vector<std::string> fields;
+  for (const auto& d : diffs) fields.push_back(d.field);
+  const std::string env = fmt::format("the environment differs from the golden's ({})", fmt::join(fields, ", "));
+  if (!cross) return beyond_exact ? "code change: the environment is the golden's and the values moved" : "";
+  if (beyond_envelope) return fmt::format("both: {} and the values moved beyond the cross-machine envelope", env);
+  if (beyond_exact) return fmt::format("environment drift: {}; the values stay within the cross-machine envelope", env);
+  return "";
+}
+
 Law golden_law(const Trace& observed, const DeviceGolden& golden, const CheckOptions& o, VerifyReport& report) {
   const std::string name = fmt::format("the golden curve: within the tolerances of {}", o.golden.string());
-  const bool cross =
-      is_cross_environment(fingerprint_diff(golden.fingerprint, current_fingerprint(c10::Device("cpu"))));
-  size_t failed = 0;
+  const auto diffs = fingerprint_diff(golden.fingerprint, current_fingerprint(c10::Device("cpu")));
+  const bool cross = is_cross_environment(diffs);
+  size_t failed = 0, beyond_exact = 0;
   std::string first;
   for (const auto& c : compare_traces(golden.trace, observed, cross)) {
     report.entries.push_back(series_entry("check", "golden", c, cross));
     if (c.passed()) continue;
     if (failed++ == 0) first = fmt::format("'{}' {}: {}", c.series, verdict_name(c.verdict), c.detail);
   }
+  if (cross)
+    for (const auto& c : compare_traces(golden.trace, observed, /*cross_environment=*/false))
+      beyond_exact += c.passed() ? 0 : 1;
+  else
+    beyond_exact = failed;
+  const std::string verdict = environment_verdict(diffs, cross, beyond_exact > 0, cross && failed > 0);
+  const std::string why = verdict.empty() ? "" : ". Verdict: " + verdict;
   const std::string where = cross ? "made on another machine: cross-machine tolerances" : "made on this machine";
   if (failed)
-    return {name, false, fmt::format("{} series outside their tolerances ({}), first {}", failed, where, first)};
-  return {name, true, fmt::format("{} series within their tolerances ({})", golden.trace.series.size(), where)};
+    return {name, false, fmt::format("{} series outside their tolerances ({}), first {}{}", failed, where, first, why)};
+  return {name, true, fmt::format("{} series within their tolerances ({}){}", golden.trace.series.size(), where, why)};
 }
 
 // The preempted run: killed at each of `at` (recorded step counts), the first kill on a write
@@ -557,12 +589,142 @@ bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const s
   g.trainproof_version = kTrainproofVersion;
   g.created_utc = utc_now();
   g.devices[kCheckGroup] = DeviceGolden{current_fingerprint(c10::Device("cpu")), std::move(t), paths_json(measured),
-                                        fmt::format("{}", fmt::join(problems, "\n"))};
+                                        fmt::format("{}", fmt::join(problems, "\n")), std::nullopt};
   if (o.golden.has_parent_path()) fs::create_directories(o.golden.parent_path());
   write_golden(o.golden, g);
   fmt::print("wrote {}\n", o.golden.string());
   if (!o.markdown.empty()) write_regen_markdown(o.markdown, changes, rows);
   return true;
+}
+
+// The statistical lane (core/band.h), for a loop whose runs are not bitwise equal.
+
+// N runs of the command, run i with seed first_seed + i under --seed-arg. A run that fails or
+// records nothing is bad input: the band would stand on fewer runs than asked.
+std::vector<RecordedTrace> band_runs(const Launcher& launch, const CheckOptions& o, int n, int64_t first_seed,
+                                     Progress& progress) {
+  const std::string what = o.regen ? "band run" : "run";
+  std::vector<RecordedTrace> runs;
+  for (int i = 0; i < n; ++i) {
+    const auto seed = o.seed_arg.empty() ? std::nullopt : std::optional<int64_t>(first_seed + i);
+    const Run r = launch.make(fmt::format("{}-{}", o.regen ? "band" : "run", i + 1), seed);
+    progress.run(fmt::format("{} {} of {}{}", what, i + 1, n, seed ? fmt::format(" (seed {})", *seed) : ""));
+    if (const int code = launch.finish(launch.start(r), r); code != 0)
+      throw BadInput(
+          fmt::format("check: {} {} failed (exit {}); its output ends:\n{}", what, i + 1, code, tail_of(r.log)));
+    runs.push_back(read_recorded_trace(r.trace));
+    if (runs.back().steps.empty()) throw BadInput(fmt::format("check: {} {} recorded no step", what, i + 1));
+  }
+  return runs;
+}
+
+// Runs that differ are what this lane is for: said, not held against the loop.
+Law determinism_advice(const std::vector<RecordedTrace>& runs) {
+  const std::string name = "determinism (advice in the band lane: runs may differ)";
+  for (size_t r = 1; r < runs.size(); ++r)
+    if (const std::string diff = first_difference(runs[0], runs[r]); !diff.empty())
+      return {name, true, fmt::format("runs 1 and {} differ, {}: expected in this lane", r + 1, diff), true};
+  return {name, true,
+          fmt::format("the {} runs are bitwise equal: an exact golden (--regen without --band) holds this loop tighter",
+                      runs.size()),
+          true};
+}
+
+std::vector<Trace> traces_of(const std::vector<RecordedTrace>& runs) {
+  std::vector<Trace> t;
+  for (const auto& r : runs) t.push_back(to_trace(r));
+  return t;
+}
+
+// --regen --band: the runs' mean and spread per series and step, and each run's final values.
+bool regen_band(const std::vector<RecordedTrace>& runs, const std::vector<Law>& laws, const CheckOptions& o) {
+  const std::string varied =
+      o.seed_arg.empty() ? "repeats" : fmt::format("{} (seeds 0..{})", o.seed_arg, runs.size() - 1);
+  BandGolden b;
+  try {
+    b = make_band(traces_of(runs), varied);
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(fmt::format("check --band: {}", e.what()));
+  }
+  fmt::print(
+      "\n{} (a band of {} runs over {}; held at k = {:.3g} spreads by default, family-wise alpha {} over {} "
+      "steps x series):\n",
+      o.golden.string(), b.band.runs, varied, default_band_k(b.band.runs, band_points(b.band)), kBandFamilyAlpha,
+      band_points(b.band));
+  for (const auto& [series, finals] : b.band.finals) {
+    const auto& spread = b.band.spread.at(series);
+    fmt::print("    {:<12} final {:.9g} +- {:.3g} over the runs, widest step spread {:.3g}\n", series,
+               b.mean.find(series)->values.back(), spread.back(), *std::max_element(spread.begin(), spread.end()));
+  }
+  std::vector<std::string> problems;
+  for (const auto& l : laws)
+    if (!l.held) problems.push_back(fmt::format("the law '{}' is broken", l.name));
+  if (!problems.empty() && !o.force) {
+    for (const auto& p : problems) fmt::print("    REFUSED: {}\n", p);
+    fmt::print(stderr, "check: refused to write {} (see REFUSED above; --force writes it anyway)\n", o.golden.string());
+    return false;
+  }
+  for (const auto& p : problems) fmt::print("    FORCED (--force): {}\n", p);
+  GoldenFile g;
+  g.schema_version = kBandGoldenSchemaVersion;
+  g.scenario = o.golden.stem().string();
+  g.trainproof_version = kTrainproofVersion;
+  g.created_utc = utc_now();
+  g.devices[kCheckGroup] = DeviceGolden{current_fingerprint(c10::Device("cpu")), std::move(b.mean), "[]",
+                                        fmt::format("{}", fmt::join(problems, "\n")), std::move(b.band)};
+  if (o.golden.has_parent_path()) fs::create_directories(o.golden.parent_path());
+  write_golden(o.golden, g);
+  fmt::print("wrote {}\n", o.golden.string());
+  return true;
+}
+
+// A band golden held: every run within k spreads at every step, and with two runs or more
+// their final loss (each series named like "loss") not higher than the golden's (one-sided
+// Welch t-test, MLPerf's check of a convergence point; one test per loss series).
+std::vector<Law> band_laws(const DeviceGolden& golden, const std::vector<RecordedTrace>& runs, const CheckOptions& o) {
+  const Band& band = *golden.band;
+  const double k = o.band_k > 0 ? o.band_k : default_band_k(band.runs, band_points(band));
+  const auto diffs = fingerprint_diff(golden.fingerprint, current_fingerprint(c10::Device("cpu")));
+  std::vector<std::string> fields;
+  for (const auto& d : diffs) fields.push_back(d.field);
+  const std::string env =
+      is_cross_environment(diffs)
+          ? fmt::format(". The golden was made in another environment ({}): its spread is that machine's",
+                        fmt::join(fields, ", "))
+          : "";
+  const Series* steps = golden.trace.find("step");
+  const std::vector<Trace> traces = traces_of(runs);
+  std::vector<Law> laws;
+  const std::string name =
+      fmt::format("the band: every run within {:.3g} spreads of {}'s mean ({} runs; {})", k, o.golden.string(),
+                  band.runs, o.band_k > 0 ? "--band-k" : "the default for that many");
+  std::optional<Law> outside;
+  for (size_t r = 0; r < traces.size() && !outside; ++r)
+    if (const auto e = first_outside_band(golden.trace, band, traces[r], k)) {
+      const int64_t step =
+          steps && e->index < steps->ints.size() ? steps->ints[e->index] : static_cast<int64_t>(e->index);
+      outside = Law{name, false, fmt::format("run {} of {} leaves it: {}{}", r + 1, traces.size(), e->str(step), env)};
+    }
+  laws.push_back(outside ? *outside
+                         : Law{name, true, fmt::format("{} run(s), every step inside{}", traces.size(), env)});
+  if (traces.size() < 2) return laws;
+
+  std::vector<std::string> rose, each;
+  for (const auto& [series, golden_finals] : band.finals) {
+    if (series.find("loss") == std::string::npos) continue;  // the losses: the convergence the runs reach
+    std::vector<double> finals;
+    for (const auto& t : traces)
+      if (const Series* s = t.find(series); s && s->size()) finals.push_back(s->at(s->size() - 1));
+    if (finals.size() != traces.size()) continue;  // a run without it already left the band
+    const WelchTest w = welch_higher(golden_finals, finals);
+    each.push_back(fmt::format("'{}': {}", series, w.str()));
+    if (w.higher()) rose.push_back(each.back());
+  }
+  if (each.empty()) return laws;  // no series named like a loss: the band alone holds the run
+  laws.push_back(
+      {fmt::format("the final loss: not higher than the golden's (one-sided Welch t-test, alpha {})", kBandFinalAlpha),
+       rose.empty(), fmt::format("{}", fmt::join(rose.empty() ? each : rose, "; "))});
+  return laws;
 }
 
 // Two runs parted: both reruns, with op-level digests, up to the step where they parted, and
@@ -605,18 +767,66 @@ void report_findings(VerifyReport& report, const std::vector<std::string>& allow
   }
 }
 
+// The laws, then the findings, then one line of counts; the reports written. Exit 1 when a
+// law is broken or a golden was refused.
+int conclude(const CheckOptions& o, const std::vector<Law>& laws, VerifyReport& report, bool refused,
+             const Progress& progress, const fs::path& work) {
+  fmt::print("\n{:<8} {}\n", "status", "law");
+  for (const auto& l : laws) {
+    fmt::print("{:<8} {}\n", l.advice ? "advice" : l.held ? "held" : "BROKEN", l.name);
+    if (!l.detail.empty()) fmt::print("    -> {}\n", l.detail);
+    report.entries.emplace_back("check", "cmd", "invariant", l.name, l.held ? "pass" : "BROKEN", "", l.detail);
+  }
+  report_findings(report, o.allow);
+  report.seconds = progress.seconds();
+  const Tally n = tally(report.entries);
+  size_t held = 0, advice = 0;
+  for (const auto& l : laws) (l.advice ? advice : held) += l.held ? 1 : 0;
+  fmt::print("\ncheck: {} laws, {} held, {} broken{}, {} finding(s){}, {:.1f} s{}\n", laws.size() - advice, held,
+             laws.size() - advice - held, advice ? fmt::format(", {} advice", advice) : "", report.findings.size(),
+             refused ? ", golden NOT written" : "", report.seconds,
+             o.keep.empty() ? "" : "; runs kept in " + work.string());
+  write_reports(o.reports, report);
+  return n.failed || refused ? kExitMismatch : kExitOk;
+}
+
+// Which options each lane takes: the exact lane (bitwise determinism, one or two runs) or the
+// band lane (--band with --regen, or a band golden held).
+void check_lane_options(const CheckOptions& o, bool band) {
+  if (o.band && !o.regen)
+    throw BadInput("check --band: only with --regen (a band golden is held as any golden: --golden FILE)");
+  if (!band) {
+    if (o.runs < 1 || o.runs > 2)
+      throw BadInput(fmt::format("--runs {}: must be 1 or 2 (more only with --band)", o.runs));
+    if (o.runs < 2 && o.regen)
+      throw BadInput("check --runs 1: not with --regen (a golden is made only from a loop shown deterministic)");
+    if (!o.seed_arg.empty())
+      throw BadInput("check --seed-arg: only in the band lane (--regen --band, or a band golden)");
+    if (o.band_k > 0) throw BadInput("check --band-k: only when holding a band golden");
+    return;
+  }
+  if (o.kills > 0)
+    throw BadInput("check --kills: not in the band lane (an exact resume is bitwise; runs that differ cannot show it)");
+  if (!o.reference.empty()) throw BadInput("check --reference: not in the band lane");
+  if (o.regen && o.runs < kBandMinRuns)
+    throw BadInput(
+        fmt::format("check --regen --band --runs {}: a band needs at least {} runs (5 or 10 give a "
+                    "usable width); the spread of fewer says nothing",
+                    o.runs, kBandMinRuns));
+  if (o.regen && o.band_k > 0) throw BadInput("check --band-k: only when holding a band golden, not with --regen");
+  if (o.runs < 1 || o.runs > 100) throw BadInput(fmt::format("--runs {}: must be 1 to 100", o.runs));
+}
+
 }  // namespace
 
 int check(const CheckOptions& o) {
   if (o.command.empty()) throw BadInput("check: give the training command after --");
   if (o.kills < 0) throw BadInput(fmt::format("--kills {}: must be 0 or more", o.kills));
-  if (o.runs < 1 || o.runs > 2) throw BadInput(fmt::format("--runs {}: must be 1 or 2", o.runs));
   if (o.regen && o.golden.empty()) throw BadInput("check --regen: name the golden to write with --golden FILE");
   if (!o.markdown.empty() && !o.regen) throw BadInput("check --markdown: only with --regen");
   if (!o.reference.empty() && o.regen)
     throw BadInput("check --reference: not with --regen (a golden is made from runs of this check)");
-  if (o.runs < 2 && o.regen)
-    throw BadInput("check --runs 1: not with --regen (a golden is made only from a loop shown deterministic)");
+
   if (!o.reference.empty() && !fs::exists(o.reference))
     throw BadInput(fmt::format("{}: no such trace (--reference)", o.reference.string()));
   std::optional<Tolerance> ceiling;
@@ -629,8 +839,10 @@ int check(const CheckOptions& o) {
   }
   std::optional<DeviceGolden> golden;
   if (!o.regen && !o.golden.empty()) golden = load_check_golden(o.golden);
+  const bool band = o.band || (golden && golden->band);
+  check_lane_options(o, band);
   const std::vector<ExecPath> paths =
-      o.regen ? select_paths(cpu_paths(cpu_flags()), o.path_set) : std::vector<ExecPath>{};
+      o.regen && !band ? select_paths(cpu_paths(cpu_flags()), o.path_set) : std::vector<ExecPath>{};
   std::optional<TempDir> temp;
   fs::path work = o.keep;
   if (work.empty()) {
@@ -640,13 +852,24 @@ int check(const CheckOptions& o) {
     fs::create_directories(work);
   }
   const Launcher launch(o, work);
-  Progress progress((o.reference.empty() ? std::min(o.runs, 2) : 0) + (o.kills > 0 ? 1 : 0) +
+  Progress progress((o.reference.empty() ? o.runs : 0) + (o.kills > 0 ? 1 : 0) +
                     static_cast<int>(paths.empty() ? 0 : paths.size() - 1));
+  std::vector<Law> laws;
+  VerifyReport report;
+  bool refused = false;
+  if (band) {
+    const auto runs = band_runs(launch, o, o.runs, o.regen ? 0 : golden->band->runs, progress);
+    report.findings = script_findings(runs[0]);
+    if (!o.expect_lr.empty()) laws.push_back(schedule_law(runs[0], o));
+    if (golden)
+      for (auto& l : band_laws(*golden, runs, o)) laws.push_back(std::move(l));
+    if (runs.size() > 1) laws.push_back(determinism_advice(runs));
+    if (o.regen) refused = !regen_band(runs, laws, o);
+    return conclude(o, laws, report, refused, progress, work);
+  }
 
   // The uninterrupted run: it must work, and record something, before any law means anything.
   // With --reference, an earlier check's uninterrupted trace stands in for it.
-  std::vector<Law> laws;
-  VerifyReport report;
   const auto uninterrupted = [&] {
     if (!o.reference.empty()) {
       progress.note(
@@ -696,25 +919,8 @@ int check(const CheckOptions& o) {
   if (!o.expect_lr.empty()) laws.push_back(schedule_law(a, o));
 
   if (golden) laws.push_back(golden_law(to_trace(a), *golden, o, report));
-  bool refused = false;
   if (o.regen) refused = !regen_golden(launch, a, laws, o, ceiling, paths, progress);
-
-  fmt::print("\n{:<8} {}\n", "status", "law");
-  for (const auto& l : laws) {
-    fmt::print("{:<8} {}\n", l.held ? "held" : "BROKEN", l.name);
-    if (!l.detail.empty()) fmt::print("    -> {}\n", l.detail);
-    report.entries.emplace_back("check", "cmd", "invariant", l.name, l.held ? "pass" : "BROKEN", "", l.detail);
-  }
-  report_findings(report, o.allow);
-  report.seconds = progress.seconds();
-  const Tally n = tally(report.entries);
-  size_t held = 0;
-  for (const auto& l : laws) held += l.held ? 1 : 0;
-  fmt::print("\ncheck: {} laws, {} held, {} broken, {} finding(s){}, {:.1f} s{}\n", laws.size(), held,
-             laws.size() - held, report.findings.size(), refused ? ", golden NOT written" : "", report.seconds,
-             o.keep.empty() ? "" : "; runs kept in " + work.string());
-  write_reports(o.reports, report);
-  return n.failed || refused ? kExitMismatch : kExitOk;
+  return conclude(o, laws, report, refused, progress, work);
 }
 
 }  // namespace trainproof

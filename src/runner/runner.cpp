@@ -496,7 +496,7 @@ RegenReport regen(const RegenOptions& o) {
       t.invariants.clear();
       GoldenFile& g = fresh.try_emplace(def.name, o_it != old.end() ? o_it->second : GoldenFile{}).first->second;
       g.devices[dev] = DeviceGolden{runs[0].recording->fingerprint, std::move(t), paths_json(paths),
-                                    fmt::format("{}", fmt::join(problems, "\n"))};
+                                    fmt::format("{}", fmt::join(problems, "\n")), std::nullopt};
     }
   }
   for (auto& [name, g] : fresh) {

@@ -5,19 +5,25 @@
 //                     how tolerance_cross was measured: cross_spread_abs, cross_spread_rel,
 //                     cross_safety_factor, cross_floor, cross_ceiling, cross_paths_differing
 // Schema 1 (no measurement attributes, tolerance_cross declared by hand) is still read.
+// Schema 3, written only for a band (`check --regen --band`): schema 2, each series the runs'
+// mean, plus /<device>/band, attrs runs, varied; per series datasets "<name>.spread" (per
+// step) and "<name>.finals" (per run), float64.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 
+#include "trainproof/core/band.h"
 #include "trainproof/core/trace.h"
 
 namespace trainproof {
 
 inline constexpr int64_t kGoldenSchemaVersion = 2;
 inline constexpr int64_t kOldestGoldenSchemaVersion = 1;
+inline constexpr int64_t kBandGoldenSchemaVersion = 3;
 // Validation limits, checked before anything sized from the file is allocated.
 inline constexpr uint64_t kMaxGoldenFileBytes = uint64_t{4} << 30;
 inline constexpr uint64_t kMaxSeriesLength = uint64_t{1} << 28;
@@ -27,6 +33,7 @@ struct DeviceGolden {
   Trace trace;                 // series and output; invariants are not stored
   std::string paths_measured;  // JSON: the execution paths regen ran ([] in schema 1)
   std::string forced;          // what `regen --force` overrode (empty: nothing)
+  std::optional<Band> band;    // a band golden: `trace` is the runs' mean
 };
 
 struct GoldenFile {

@@ -50,6 +50,16 @@ struct CheckOptions {
   double safety_factor = 0;      // --regen: 0 = kDefaultSafetyFactor
   std::string ceiling;           // --regen: the most a series may move across machines (default: rel(1e-3))
   bool force = false;            // --regen: write although a law is broken
+
+  // The band lane (core/band.h), for a loop whose runs are not bitwise equal: --regen --band
+  // writes a band golden (golden schema 3) of --runs N >= 3 runs; a band golden given to
+  // --golden is held by --runs M runs (each within k spreads; with M >= 2 their final values
+  // by a one-sided Welch t-test); determinism is then advice, not a law.
+  bool band = false;
+  // --seed-arg ARGS: appended to each run's command in this lane, {seed} replaced by the run's
+  // seed (0..N-1 for the band, N.. for the runs that hold it): a band over seeds, not repeats.
+  std::string seed_arg;
+  double band_k = 0;  // --band-k: the band's width in spreads (0: default_band_k of the golden's runs)
 };
 
 // Laws, each held or broken:
@@ -60,7 +70,10 @@ struct CheckOptions {
 //    bitwise; a restart that fails is a broken law, not a harness error;
 //  - the schedule (--expect-lr): the recorded "lr" of every step equals the schedule's;
 //  - the golden curve (--golden): the trace lies within the golden's tolerances (--regen
-//    writes the golden instead, refusing while a law is broken unless --force).
+//    writes the golden instead, refusing while a law is broken unless --force); when it fails,
+//    or holds only by the cross-machine envelope, the verdict says whether the environment
+//    moved, the code, or both;
+//  - in the band lane: the band and the final values (CheckOptions::band).
 // Findings (probe_findings.h) name what breaks a law: the missing piece of state of a broken
 // resume (resume-missing-rng-state, ...), a non-atomic checkpoint; each with the step and the
 // script's file:line.
