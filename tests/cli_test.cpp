@@ -338,6 +338,42 @@ TEST_F(CliTest, RegenKeepsAPreviousGoldenFromAnotherMachineInTheSpread) {
   EXPECT_EQ(own.output.find("previous-golden"), std::string::npos) << own.output;
 }
 
+// verify says why a golden moved: one ulp off under another CPU's fingerprint is environment
+// drift (held by the envelope); the same ulp under this machine's fingerprint is a code
+// change; a large change under another fingerprint is both. Each verdict's negative control is
+// the other two cases, which must not say it.
+TEST_F(CliTest, VerifySaysWhetherTheEnvironmentOrTheCodeMoved) {
+  const fs::path p = golden_ / "underflow.h5";
+  const double eps = std::numeric_limits<float>::epsilon();
+  testing::add_to_value(p, "cpu/finfo_eps", 2, std::nextafter(eps, 1.0) - eps);  // one ulp: inside the envelope
+  const Result code = trainproof("verify underflow --device cpu" + g());
+  EXPECT_EQ(code.code, 1) << code.output;
+  EXPECT_NE(code.output.find("code change: the environment is the golden's and the values moved  (underflow/cpu)"),
+            std::string::npos)
+      << code.output;
+
+  std::string fp = testing::string_attr(p, "cpu", "fingerprint");
+  const auto at = fp.find("\"cpu_model\":\"");
+  ASSERT_NE(at, std::string::npos) << fp;
+  fp.insert(at + 13, "Another ");
+  testing::set_string_attr(p, "cpu", "fingerprint", fp);
+  const Result drift = trainproof("verify underflow --device cpu" + g());
+  EXPECT_EQ(drift.code, 0) << drift.output;
+  EXPECT_NE(drift.output.find("environment drift: the environment differs from the golden's (cpu_model); the values "
+                              "stay within the cross-machine envelope"),
+            std::string::npos)
+      << drift.output;
+  EXPECT_EQ(drift.output.find("code change"), std::string::npos) << drift.output;
+
+  testing::add_to_value(p, "cpu/finfo_eps", 2, 0.01);
+  const Result both = trainproof("verify underflow --device cpu" + g());
+  EXPECT_EQ(both.code, 1) << both.output;
+  EXPECT_NE(both.output.find("both: the environment differs from the golden's (cpu_model) and the values moved"),
+            std::string::npos)
+      << both.output;
+  EXPECT_EQ(both.output.find("environment drift"), std::string::npos) << both.output;
+}
+
 // CPU against CUDA (gpu-run.sh's cross-device phase): another device's group, each series
 // within the ceiling its scenario declares. A change inside the ceiling passes there and fails
 // exactly; one beyond it fails.

@@ -114,6 +114,18 @@ void print_verify_report(const VerifyReport& r) {
   } else if (r.force_cross) {
     fmt::print("\n--cross: the golden's cross-environment tolerances applied on its own environment\n");
   }
+  if (!r.verdicts.empty()) {  // "scenario/device: verdict", one line per verdict with its scenarios
+    std::vector<std::pair<std::string, std::vector<std::string>>> by_verdict;
+    for (const auto& v : r.verdicts) {
+      const size_t colon = v.find(": ");
+      const std::string who = v.substr(0, colon), what = colon == std::string::npos ? v : v.substr(colon + 2);
+      auto it = std::find_if(by_verdict.begin(), by_verdict.end(), [&](const auto& b) { return b.first == what; });
+      if (it == by_verdict.end()) it = by_verdict.insert(by_verdict.end(), {what, {}});
+      it->second.push_back(who);
+    }
+    fmt::print("\nwhy the values moved:\n");
+    for (const auto& [what, who] : by_verdict) fmt::print("  {}  ({})\n", what, fmt::join(who, ", "));
+  }
   const Tally n = tally(r.entries);
   if (r.document_lines > 0) {
     fmt::print("\ndocument lines: {}/{} printed exactly as the documents print them", r.document_lines_equal,

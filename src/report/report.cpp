@@ -131,6 +131,7 @@ void write_json_report(const std::filesystem::path& path, const VerifyReport& r)
                            {"printed_exactly", r.document_lines_equal},
                            {"within_last_digit", r.document_lines_last_digit}};
   j["fingerprint_differences"] = r.fingerprint_notes;
+  j["verdicts"] = r.verdicts;
   j["results"] = nlohmann::json::array();
   for (const auto& e : r.entries) {
     nlohmann::json x = {{"scenario", e.scenario}, {"device", e.device}, {"kind", e.kind},

@@ -364,20 +364,6 @@ DeviceGolden load_check_golden(const fs::path& path) {
   return std::move(group->second);
 }
 
-// Why a golden failed, or held only by its cross-machine envelope: the environment moved
-// (fingerprint fields listed) and the values stay within the envelope, or the environment is
-// the golden's and the values moved (a code change), or both.
-std::string environment_verdict(const std::vector<FingerprintDiff>& diffs, bool cross, bool beyond_exact,
-                                bool beyond_envelope) {
-  std::vector<std::string> fields;
-  for (const auto& d : diffs) fields.push_back(d.field);
-  const std::string env = fmt::format("the environment differs from the golden's ({})", fmt::join(fields, ", "));
-  if (!cross) return beyond_exact ? "code change: the environment is the golden's and the values moved" : "";
-  if (beyond_envelope) return fmt::format("both: {} and the values moved beyond the cross-machine envelope", env);
-  if (beyond_exact) return fmt::format("environment drift: {}; the values stay within the cross-machine envelope", env);
-  return "";
-}
-
 Law golden_law(const Trace& observed, const DeviceGolden& golden, const CheckOptions& o, VerifyReport& report) {
   const std::string name = fmt::format("the golden curve: within the tolerances of {}", o.golden.string());
   const auto diffs = fingerprint_diff(golden.fingerprint, current_fingerprint(c10::Device("cpu")));
@@ -394,7 +380,7 @@ Law golden_law(const Trace& observed, const DeviceGolden& golden, const CheckOpt
       beyond_exact += c.passed() ? 0 : 1;
   else
     beyond_exact = failed;
-  const std::string verdict = environment_verdict(diffs, cross, beyond_exact > 0, cross && failed > 0);
+  const std::string verdict = environment_verdict(diffs, beyond_exact > 0, cross && failed > 0);
   const std::string why = verdict.empty() ? "" : ". Verdict: " + verdict;
   const std::string where = cross ? "made on another machine: cross-machine tolerances" : "made on this machine";
   if (failed)

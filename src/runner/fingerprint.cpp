@@ -111,4 +111,15 @@ bool is_cross_environment(const std::vector<FingerprintDiff>& diffs) {
   return false;
 }
 
+std::string environment_verdict(const std::vector<FingerprintDiff>& diffs, bool beyond_exact, bool beyond_envelope) {
+  if (!is_cross_environment(diffs))
+    return beyond_exact || beyond_envelope ? "code change: the environment is the golden's and the values moved" : "";
+  std::vector<std::string> fields;
+  for (const auto& d : diffs) fields.push_back(d.field);
+  const std::string env = fmt::format("the environment differs from the golden's ({})", fmt::join(fields, ", "));
+  if (beyond_envelope) return fmt::format("both: {} and the values moved beyond the cross-machine envelope", env);
+  if (beyond_exact) return fmt::format("environment drift: {}; the values stay within the cross-machine envelope", env);
+  return "";
+}
+
 }  // namespace trainproof

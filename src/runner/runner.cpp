@@ -322,6 +322,12 @@ VerifyReport verify(const VerifyOptions& o) {
             fmt::format("  {}/{}: {}: golden {} | here {}", def.name, dev, d.field, d.golden, d.current));
       const bool cross = o.force_cross || is_cross_environment(diffs);
       bool ok = check_run(def.name, dev, *g, observed, cross, report);
+      const auto beyond = [&](bool envelope) {
+        const auto c = compare_traces(g->trace, observed, envelope);
+        return std::any_of(c.begin(), c.end(), [](const SeriesComparison& x) { return !x.passed(); });
+      };
+      if (const std::string v = environment_verdict(diffs, beyond(false), beyond(true)); !v.empty())
+        report.verdicts.push_back(fmt::format("{}/{}: {}", def.name, dev, v));
       if (dev == "cpu") {  // the documents printed their lines on a CPU
         check_printed_lines(def, dev, observed.output, cross, report);
         ok = ok && report.entries.back().passed();

@@ -81,6 +81,9 @@ struct Finding {
 struct VerifyReport {
   std::vector<ReportEntry> entries;
   std::vector<std::string> fingerprint_notes;
+  // "scenario/device: verdict" where a golden failed or held only by its envelope: whether the
+  // environment moved, the code, or both (runner/fingerprint.h, environment_verdict).
+  std::vector<std::string> verdicts;
   // Devices present here that were not verified, each with the reason and the command that
   // creates their goldens (verify --device all on a GPU machine with CPU-only goldens).
   std::vector<std::string> unverified_devices;

@@ -25,4 +25,12 @@ std::vector<FingerprintDiff> fingerprint_diff(const std::string& golden_json, co
 // tolerance. Every field can change kernel choice or summation order except these.
 bool is_cross_environment(const std::vector<FingerprintDiff>& diffs);
 
+// Why a golden failed, or held only by its cross-machine envelope, given what differs from
+// its fingerprint and whether the values lie beyond its exact tolerances and beyond its
+// cross-machine envelope: "environment drift: ..." (the environment differs, the values stay
+// within the envelope), "code change: ..." (the environment is the golden's, the values
+// moved), "both: ..." (the environment differs and the values moved beyond the envelope), or
+// empty (nothing moved beyond the exact tolerances).
+std::string environment_verdict(const std::vector<FingerprintDiff>& diffs, bool beyond_exact, bool beyond_envelope);
+
 }  // namespace trainproof
