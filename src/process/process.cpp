@@ -9,11 +9,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
 
 #include "trainproof/core/errors.h"
+#include "trainproof/core/fault.h"
 
 extern char** environ;
 
@@ -103,9 +107,52 @@ bool ended_by_signal(int exit_code) {
   return exit_code > 128;
 }
 
+namespace {
+
+// pid and every process below it, by the parent links in /proc/<pid>/stat (its 4th field,
+// after the parenthesised name, which may itself hold spaces and parentheses).
+std::vector<pid_t> process_tree(pid_t root) {
+  std::vector<std::pair<pid_t, pid_t>> parent_of;  // (pid, ppid)
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string stat;
+    std::getline(in, stat);
+    const size_t close = stat.rfind(')');
+    if (close == std::string::npos) continue;  // gone between the listing and the read
+    std::istringstream rest(stat.substr(close + 1));
+    std::string state;
+    long ppid = 0;
+    if (rest >> state >> ppid) parent_of.emplace_back(static_cast<pid_t>(std::stol(name)), static_cast<pid_t>(ppid));
+  }
+  std::vector<pid_t> tree{root};
+  for (size_t i = 0; i < tree.size(); ++i)
+    for (const auto& [pid, ppid] : parent_of)
+      if (ppid == tree[i] && std::find(tree.begin(), tree.end(), pid) == tree.end()) tree.push_back(pid);
+  return tree;
+}
+
+}  // namespace
+
 void kill_and_reap(pid_t pid) {
+  // Its process group, and every process below it: torchrun starts its ranks in sessions of
+  // their own (start_new_session), which a group kill misses; they would train on into the
+  // run folder of the restart. Stopped first, the tree cannot grow between listing and kill.
+  std::vector<pid_t> tree;
+  if (!fault_injected("kill-misses-other-sessions")) {
+    for (int round = 0; round < 5; ++round) {
+      std::vector<pid_t> now = process_tree(pid);
+      for (const pid_t p : now) kill(p, SIGSTOP);
+      const bool settled = now.size() == tree.size();
+      tree = std::move(now);
+      if (settled) break;
+    }
+  }
   kill(-pid, SIGKILL);
   kill(pid, SIGKILL);
+  for (const pid_t p : tree) kill(p, SIGKILL);
   waitpid(pid, nullptr, 0);
 }
 

@@ -46,8 +46,8 @@ bool ended_by_signal(int exit_code);
 std::optional<int> wait_exit_within(pid_t pid, double seconds, const std::function<bool()>& stop = {});
 
 // Every child runs in a process group of its own, led by it.
-// SIGKILLs the child and the rest of its process group (DataLoader workers, a launcher's
-// ranks), and reaps the child.
+// SIGKILLs the child, the rest of its process group (DataLoader workers) and every process
+// below it in other sessions (torchrun's ranks), and reaps the child.
 void kill_and_reap(pid_t pid);
 // SIGKILLs what is left of a reaped child's process group: nothing it started outlives it.
 void kill_group(pid_t pid);

@@ -6,6 +6,8 @@
 //   rank<r>-dies, rank<r>-hangs, rank<r>-skips-allreduce   one data-parallel rank misbehaves
 //                          (distributed_test: the launcher names the rank)
 //   throw-in-<scenario>    the scenario fails to run (an internal error, exit 3)
+//   kill-misses-other-sessions   a kill reaches the child's process group only, not its
+//                          descendants in sessions of their own (check_process_tree_test)
 // Unset (always, outside such tests) every component behaves as documented.
 #pragma once
 
