@@ -140,6 +140,10 @@ void kill_and_reap(pid_t pid) {
   // Its process group, and every process below it: torchrun starts its ranks in sessions of
   // their own (start_new_session), which a group kill misses; they would train on into the
   // run folder of the restart. Stopped first, the tree cannot grow between listing and kill.
+  // The group stops at once, as a kill would: check times its first kill to land during a
+  // write, and the listing below takes milliseconds, long enough for the write to end.
+  kill(-pid, SIGSTOP);
+  kill(pid, SIGSTOP);
   std::vector<pid_t> tree;
   if (!fault_injected("kill-misses-other-sessions")) {
     for (int round = 0; round < 5; ++round) {
