@@ -13,7 +13,9 @@ step, data position and RNG state, loaded with weights_only=True.
 --mistake plants one mistake of document 003; `check` must name each by its finding id:
   resume:  no-rng-state, no-optimizer-state, no-scheduler-state, no-data-position,
            no-scaler-state, no-model-state, non-atomic-save (torch.save onto the live checkpoint)
-  loop:    no-zero-grad, eval-forgotten, train-forgotten, validation-with-grad, softmax-before-ce,
+  loop:    no-zero-grad, eval-forgotten, train-forgotten, validate-first-train-forgotten (a
+           validation before the first step, as nanoGPT's, then no model.train()),
+           validation-with-grad, softmax-before-ce,
            decay-on-bias, clip-before-unscale, scheduler-per-epoch, scheduler-before-optimizer,
            unsafe-load, incomplete-checkpoint (no RNG state saved), unseeded (seeded after the model)
   determinism: unseeded-noise (input noise from a generator seeded by the OS), and its correct twin
@@ -29,7 +31,7 @@ MISTAKES = ("none", "no-rng-state", "no-optimizer-state", "no-scheduler-state", 
             "no-scaler-state", "no-model-state", "non-atomic-save", "no-zero-grad", "eval-forgotten",
             "train-forgotten", "validation-with-grad", "softmax-before-ce", "decay-on-bias", "clip-before-unscale",
             "scheduler-per-epoch", "scheduler-before-optimizer", "unsafe-load", "incomplete-checkpoint", "unseeded",
-            "unseeded-noise", "seeded-noise")
+            "unseeded-noise", "seeded-noise", "validate-first-train-forgotten")
 STEPS, WARMUP, BATCH, CKPT_EVERY, VALIDATE_EVERY = 30, 5, 32, 5, 10
 
 
@@ -90,12 +92,14 @@ def main():
         else:
             with torch.no_grad():
                 loss = nn.functional.cross_entropy(model(X_val), y_val)
-        if mistake != "train-forgotten":
+        if mistake not in ("train-forgotten", "validate-first-train-forgotten"):
             model.train()
         return loss.item()
 
     per_epoch = len(X) // BATCH
     model.train()
+    if mistake == "validate-first-train-forgotten" and step == 0:
+        print(f"before training: validation loss {validate():.4f}", flush=True)
     while step < STEPS:
         idx = order[batch * BATCH:(batch + 1) * BATCH]
         if mistake != "no-zero-grad":

@@ -154,6 +154,7 @@ class _Probe:
         self.after_step = {}  # id(optimizer) -> (param, its grad tensor, the grad's version) after a step
         self.pending_eval = None  # a grad-enabled forward in eval mode, until a backward or the next forward
         self.seen_training = weakref.WeakSet()  # top modules seen in a grad-enabled forward in train mode
+        self.seen_validation = weakref.WeakSet()  # top modules seen in a no-grad forward in eval mode
         self.stochastic = weakref.WeakKeyDictionary()  # top module -> its Dropout and BatchNorm modules
         self.scaled_step = self.unscaled_step = False  # an enabled scaler's scale()/unscale_() this step
         self.ce_calls = 0
@@ -351,11 +352,14 @@ class _Probe:
             training = sorted({type(m).__name__ for m in stochastic if m.training})
             if training:
                 self._fact("no-grad-forward-in-train-mode", modules=",".join(training))
+            elif not module.training:
+                self.seen_validation.add(module)
             return
         if module.training:
             self.seen_training.add(module)
         else:
             self.pending_eval = {"where": _user_frame(), "seen_training": module in self.seen_training,
+                                 "after_validation": module in self.seen_validation,
                                  "stochastic": ",".join(sorted({type(m).__name__ for m in stochastic}))}
         tensors = [x for x in inputs if isinstance(x, self.torch.Tensor)]
         if tensors:

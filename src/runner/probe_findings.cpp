@@ -288,7 +288,10 @@ std::vector<Finding> script_findings(const RecordedTrace& run) {
     } else if (f.fact == "grad-forward-in-eval-mode") {
       const bool backward = data_or(f, "backward") == "true";
       const std::string stochastic = data_or(f, "stochastic");
-      if (backward && data_or(f, "seen_training") == "true" && !stochastic.empty())
+      // Left in eval mode: after the module trained, or after a validation (nanoGPT validates
+      // before its first step: a model never seen training is in eval mode from then on).
+      const bool left = data_or(f, "seen_training") == "true" || data_or(f, "after_validation") == "true";
+      if (backward && left && !stochastic.empty())
         add(finding("train-mode-forgotten", kLoopLaw, step, f.where,
                     fmt::format("this step trained with {} in eval mode, left there by an earlier validation: call "
                                 "model.train() after validating",
