@@ -12,7 +12,7 @@ import torch.nn as nn
 from torch.utils.data import DataLoader, TensorDataset
 from torch.utils.data.distributed import DistributedSampler
 
-STEPS, BATCH, CKPT_EVERY = 20, 16, 5
+STEPS, BATCH, CKPT_EVERY, WIDTH = 30, 16, 5, 1536  # WIDTH: a 19 MB checkpoint, written long enough to be caught
 
 
 def main():
@@ -31,7 +31,7 @@ def main():
     data = torch.Generator().manual_seed(1234)
     X = torch.randn(2048, 16, generator=data)
     y = X[:, :2].argmax(1)
-    model = nn.Sequential(nn.Linear(16, 64), nn.ReLU(), nn.Linear(64, 2))
+    model = nn.Sequential(nn.Linear(16, WIDTH), nn.ReLU(), nn.Linear(WIDTH, WIDTH), nn.ReLU(), nn.Linear(WIDTH, 2))
     net = nn.parallel.DistributedDataParallel(model) if ddp else model
     opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
     step = 0
