@@ -78,7 +78,12 @@ else
   report=${TRAINPROOF_REPORT:-$root/build/verify-report.json}
   "$bin" verify --json "$report" "$@"
   rc=$?
-  if [ "$rc" -eq 1 ]; then
+  if [ "$rc" -eq 1 ] && grep -q 'both: the environment differs' "$report" 2>/dev/null; then
+    echo
+    echo "trainproof: values moved beyond what the environment explains, and the environment differs from the"
+    echo "goldens' too (see 'why the values moved' above; report: $report). Regenerating here would bake this"
+    echo "machine into the goldens: run the gate in their environment first. No regen command is printed."
+  elif [ "$rc" -eq 1 ]; then
     golden_dir=$(option_value --golden "$(realpath -s --relative-to="$PWD" "$root/golden")" "$@")
     echo
     echo "trainproof: a trace changed beyond its tolerance or an invariant broke (report: $report)."
