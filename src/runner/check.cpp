@@ -511,6 +511,30 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
   return {name, true, fmt::format("{} steps, final parameters equal{}", resumed.steps.size(), where)};
 }
 
+// Refused (each problem printed, nothing written) while a law is broken or a series moves
+// beyond its ceiling, unless --force (then each is printed and kept in the golden as forced);
+// otherwise the golden written atomically. Returns whether it was written.
+bool write_check_golden(const CheckOptions& o, const std::vector<std::string>& problems, int64_t schema,
+                        DeviceGolden group) {
+  if (!problems.empty() && !o.force) {
+    for (const auto& p : problems) fmt::print("    REFUSED: {}\n", p);
+    fmt::print(stderr, "check: refused to write {} (see REFUSED above; --force writes it anyway)\n", o.golden.string());
+    return false;
+  }
+  for (const auto& p : problems) fmt::print("    FORCED (--force): {}\n", p);
+  group.forced = fmt::format("{}", fmt::join(problems, "\n"));
+  GoldenFile g;
+  g.schema_version = schema;
+  g.scenario = o.golden.stem().string();
+  g.trainproof_version = kTrainproofVersion;
+  g.created_utc = utc_now();
+  g.devices[kCheckGroup] = std::move(group);
+  if (o.golden.has_parent_path()) fs::create_directories(o.golden.parent_path());
+  write_golden(o.golden, g);
+  fmt::print("wrote {}\n", o.golden.string());
+  return true;
+}
+
 // --regen: the command once more under each other execution path, the spread of every series
 // across them, and the golden written atomically with what changed. Refused (nothing written)
 // while a law is broken or a series moves beyond its ceiling, unless --force.
@@ -563,24 +587,10 @@ bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const s
   add_tolerance_rows("check", kCheckGroup, t, rows);
   fmt::print("\n{} ({} execution paths, safety factor {}):\n", o.golden.string(), measured.size(), factor);
   print_changes(changes);
-  if (!problems.empty() && !o.force) {
-    if (!o.markdown.empty()) write_regen_markdown(o.markdown, changes, rows);
-    for (const auto& p : problems) fmt::print("    REFUSED: {}\n", p);
-    fmt::print(stderr, "check: refused to write {} (see REFUSED above; --force writes it anyway)\n", o.golden.string());
-    return false;
-  }
-  for (const auto& p : problems) fmt::print("    FORCED (--force): {}\n", p);
-  GoldenFile g;
-  g.scenario = o.golden.stem().string();
-  g.trainproof_version = kTrainproofVersion;
-  g.created_utc = utc_now();
-  g.devices[kCheckGroup] = DeviceGolden{current_fingerprint(c10::Device("cpu")), std::move(t), paths_json(measured),
-                                        fmt::format("{}", fmt::join(problems, "\n")), std::nullopt};
-  if (o.golden.has_parent_path()) fs::create_directories(o.golden.parent_path());
-  write_golden(o.golden, g);
-  fmt::print("wrote {}\n", o.golden.string());
   if (!o.markdown.empty()) write_regen_markdown(o.markdown, changes, rows);
-  return true;
+  return write_check_golden(
+      o, problems, kGoldenSchemaVersion,
+      {current_fingerprint(c10::Device("cpu")), std::move(t), paths_json(measured), "", std::nullopt});
 }
 
 // The statistical lane (core/band.h), for a loop whose runs are not bitwise equal.
@@ -645,23 +655,8 @@ bool regen_band(const std::vector<RecordedTrace>& runs, const std::vector<Law>& 
   std::vector<std::string> problems;
   for (const auto& l : laws)
     if (!l.held) problems.push_back(fmt::format("the law '{}' is broken", l.name));
-  if (!problems.empty() && !o.force) {
-    for (const auto& p : problems) fmt::print("    REFUSED: {}\n", p);
-    fmt::print(stderr, "check: refused to write {} (see REFUSED above; --force writes it anyway)\n", o.golden.string());
-    return false;
-  }
-  for (const auto& p : problems) fmt::print("    FORCED (--force): {}\n", p);
-  GoldenFile g;
-  g.schema_version = kBandGoldenSchemaVersion;
-  g.scenario = o.golden.stem().string();
-  g.trainproof_version = kTrainproofVersion;
-  g.created_utc = utc_now();
-  g.devices[kCheckGroup] = DeviceGolden{current_fingerprint(c10::Device("cpu")), std::move(b.mean), "[]",
-                                        fmt::format("{}", fmt::join(problems, "\n")), std::move(b.band)};
-  if (o.golden.has_parent_path()) fs::create_directories(o.golden.parent_path());
-  write_golden(o.golden, g);
-  fmt::print("wrote {}\n", o.golden.string());
-  return true;
+  return write_check_golden(o, problems, kBandGoldenSchemaVersion,
+                            {current_fingerprint(c10::Device("cpu")), std::move(b.mean), "[]", "", std::move(b.band)});
 }
 
 // A band golden held: every run within k spreads at every step, and with two runs or more
