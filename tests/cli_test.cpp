@@ -15,6 +15,7 @@
 #include "tests/support/hdf5_patch.h"
 #include "tests/support/run_cli.h"
 #include "trainproof/core/temp_dir.h"
+#include "trainproof/runner/fingerprint.h"
 #include "trainproof/runner/runner.h"
 
 namespace trainproof {
@@ -344,6 +345,8 @@ TEST_F(CliTest, RegenKeepsAPreviousGoldenFromAnotherMachineInTheSpread) {
 // the other two cases, which must not say it.
 TEST_F(CliTest, VerifySaysWhetherTheEnvironmentOrTheCodeMoved) {
   const fs::path p = golden_ / "underflow.h5";
+  // The golden as if made on this machine (the committed one may come from another CPU).
+  testing::set_string_attr(p, "cpu", "fingerprint", current_fingerprint(c10::kCPU));
   const double eps = std::numeric_limits<float>::epsilon();
   testing::add_to_value(p, "cpu/finfo_eps", 2, std::nextafter(eps, 1.0) - eps);  // one ulp: inside the envelope
   const Result code = trainproof("verify underflow --device cpu" + g());

@@ -42,8 +42,10 @@ rc=$?
 [ "$rc" -eq 0 ] || fail "after accepting, gate exit $rc"
 [ -s reports/check.xml ] && [ -s reports/check.html ] || fail "no JUnit or HTML report"
 
-# 2. verify: the consumer's copy of a golden with one value changed.
-cp "$src/golden/warmup_cosine.h5" golden/
+# 2. verify: the consumer's golden (made here: the committed one may come from another CPU,
+# and a golden from elsewhere that moved gets no accept command) with one value changed.
+"$bin" regen warmup_cosine --device cpu --golden golden --path-set aten-default >"$log" 2>&1 ||
+  fail "could not make the warmup_cosine golden"
 "$py" - golden/warmup_cosine.h5 <<'EOF' || fail "could not tamper the golden"
 import sys, h5py
 with h5py.File(sys.argv[1], "r+") as f:

@@ -102,7 +102,7 @@ void print_verify_report(const VerifyReport& r) {
         fmt::print("{}\n", what);
       else if (who.size() == scenarios.size() && who.size() > 1)
         fmt::print("  {}  (all {} scenarios)\n", what, who.size());
-      else if (2 * who.size() > scenarios.size()) {
+      else if (who.size() < scenarios.size() && 2 * who.size() > scenarios.size()) {
         std::vector<std::string> others;
         for (const auto& sc : scenarios)
           if (std::find(who.begin(), who.end(), sc) == who.end()) others.push_back(sc);

@@ -18,6 +18,7 @@ void set_string_attr(hid_t obj, const std::string& name, const std::string& valu
   if (H5Aexists(obj, name.c_str()) > 0) check(H5Adelete(obj, name.c_str()), "delete attribute " + name);
   const hid_t type = check(H5Tcopy(H5T_C_S1), "string type");
   check(H5Tset_size(type, H5T_VARIABLE), "variable-length string");
+  check(H5Tset_cset(type, H5T_CSET_UTF8), "UTF-8 string");  // as the golden store writes its strings
   const hid_t space = check(H5Screate(H5S_SCALAR), "scalar space");
   const hid_t attr = check(H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), "create " + name);
   const char* text = value.c_str();
