@@ -19,11 +19,19 @@ time_suite() {
   t1=$(date +%s.%N)
   local wall
   wall=$(echo "$t1 - $t0" | bc)
-  local total controls
+  local total controls cases names
   total=$(ctest --test-dir "$build" -N | sed -n 's/^Total Tests: //p')
-  controls=$(ctest --test-dir "$build" -N | grep -ciE 'control|Sabotage|\.no-|non-atomic|unseeded|per-epoch|short-warmup|after-step')
-  printf '%s: wall %.0f s, exit %d, %s tests (%s negative controls), %s\n' "$name" "$wall" "$rc" "$total" \
-    "$controls" "$(grep -E 'tests passed|tests failed' "$log" | tail -1)"
+  # What is tested, whichever way it is registered: CTest's tests but the GoogleTest ones
+  # (one per case, or one per shard), and the executable's cases.
+  names=$({
+    ctest --test-dir "$build" -N | sed -nE 's/^ *Test +#[0-9]+: ([^ ]+).*/\1/p' | grep -vE '^[a-z]+\.shard-' |
+      grep -vxFf <("$build/tests/trainproof_tests" --gtest_list_tests | awk '/^[^ ]/{s=$1} /^  /{print s $1}')
+    "$build/tests/trainproof_tests" --gtest_list_tests | awk '/^[^ ]/{s=$1} /^  /{print s $1}'
+  } | sort -u)
+  cases=$(wc -l <<<"$names")
+  controls=$(grep -ciE 'control|Sabotage|\.no-|non-atomic|unseeded|per-epoch|short-warmup|after-step|MultiProcess/|SingleProcess/' <<<"$names")
+  printf '%s: wall %.0f s, exit %d, %s CTest tests; %s tests in all (GoogleTest cases counted one each; %s negative controls), %s\n' \
+    "$name" "$wall" "$rc" "$total" "$cases" "$controls" "$(grep -E 'tests passed|tests failed' "$log" | tail -1)"
   sed -n '/The following tests FAILED:/,/^$/p' "$log" | sed 's/^/    /'
   sed -n '/Label Time Summary:/,/^$/p' "$log" | sed 's/^/    /'
   echo "    ten slowest:"

@@ -2,8 +2,9 @@
 # includes LibTorch costs seconds of headers before its first test; one link instead of
 # fifteen). Its tests are registered in groups, each with its label:
 #   trainproof_test_binary(NAME name SRCS ... [DEPS ...])
-#   trainproof_test_group(BINARY name FILTER gtest-filter LABEL label [SERIAL])
-# Each group is discovered per test case at test time (--gtest_list_tests with its filter).
+#   trainproof_test_group(BINARY name FILTER gtest-filter LABEL label [SERIAL] [SHARDS n])
+# A group is discovered per test case at test time (--gtest_list_tests with its filter), or,
+# with SHARDS, runs as n CTest tests, each a GoogleTest shard of it.
 include(GoogleTest)
 
 function(trainproof_test_binary)
@@ -17,7 +18,7 @@ function(trainproof_test_binary)
 endfunction()
 
 function(trainproof_test_group)
-  cmake_parse_arguments(T "SERIAL" "BINARY;FILTER;LABEL" "" ${ARGN})
+  cmake_parse_arguments(T "SERIAL" "BINARY;FILTER;LABEL;SHARDS" "" ${ARGN})
   set(serial FALSE)
   if(T_SERIAL)
     set(serial TRUE)  # e.g. tests that start several rank processes: alone, not beside others
@@ -27,6 +28,21 @@ function(trainproof_test_group)
   list(LENGTH T_LABEL n_labels)
   if(NOT n_labels EQUAL 1)
     message(FATAL_ERROR "trainproof_test_group(${T_FILTER}): give exactly one label, not '${T_LABEL}'")
+  endif()
+  if(T_SHARDS)
+    # Short tests in SHARDS processes (GoogleTest's own sharding: every test of the filter runs
+    # in exactly one shard, none is lost), not one each: a start of the binary loads LibTorch,
+    # 0.7 s, more than most of these tests take. A shard's output names each test and failure.
+    math(EXPR last "${T_SHARDS} - 1")
+    foreach(i RANGE ${last})
+      math(EXPR n "${i} + 1")
+      set(name "${T_LABEL}.shard-${n}-of-${T_SHARDS}")
+      add_test(NAME ${name} COMMAND ${T_BINARY} "--gtest_filter=${T_FILTER}")
+      set_tests_properties(${name} PROPERTIES LABELS "${T_LABEL}" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+        RUN_SERIAL ${serial}
+        ENVIRONMENT "TRAINPROOF_BIN=$<TARGET_FILE:trainproof>;GTEST_TOTAL_SHARDS=${T_SHARDS};GTEST_SHARD_INDEX=${i}")
+    endforeach()
+    return()
   endif()
   gtest_discover_tests(${T_BINARY}
     TEST_FILTER "${T_FILTER}"
