@@ -35,9 +35,19 @@ grep -q "\"$tmp/prefix/share/trainproof/golden/underflow.h5\"" "$tmp/files.log" 
   { echo "FAIL: strace did not see the installed golden being read (is strace working?)"; exit 1; }
 echo "installed trainproof: verify passed from $tmp/prefix, reading nothing of the build tree"
 
-ctest --build-and-test "$source/examples/consumer" "$tmp/build" --build-generator Ninja \
-  --build-options -DCMAKE_PREFIX_PATH="$tmp/prefix" -DTorch_DIR="$torch_dir" -DCMAKE_BUILD_TYPE=Release \
-  -DTRAINPROOF_OWN_SCENARIO="$source/scenarios/underflow.cpp" -DTRAINPROOF_OWN_GOLDEN_DIR="$source/golden" \
+# Compiled through ccache when it is there, from copies of the sources in this temporary folder
+# and with paths relative to it, so a second run (another clone, another temporary folder)
+# compiles nothing that has not changed.
+launcher=()
+mkdir -p "$tmp/src"
+cp -r "$source/examples/consumer" "$source/examples/cpp_loop" "$source/scenarios/underflow.cpp" "$tmp/src/"
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR=$tmp CCACHE_NOHASHDIR=true CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+ctest --build-and-test "$tmp/src/consumer" "$tmp/build" --build-generator Ninja \
+  --build-options -DCMAKE_PREFIX_PATH="$tmp/prefix" -DTorch_DIR="$torch_dir" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
+  -DTRAINPROOF_OWN_SCENARIO="$tmp/src/underflow.cpp" -DTRAINPROOF_OWN_GOLDEN_DIR="$source/golden" \
   --test-command ctest --output-on-failure
 ctest --test-dir "$tmp/build" -N >"$tmp/consumer_tests.txt"
 grep -q "own_scenario.verify" "$tmp/consumer_tests.txt" ||
@@ -45,8 +55,8 @@ grep -q "own_scenario.verify" "$tmp/consumer_tests.txt" ||
 
 # The C++ example loop, as a team's own LibTorch loop is built: against the installed package,
 # linking trainproof::training only; the installed trainproof then holds it to the laws.
-cmake -S "$source/examples/cpp_loop" -B "$tmp/cpp_loop" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$tmp/prefix" -DTorch_DIR="$torch_dir" >"$tmp/cpp_loop.log" 2>&1 &&
+cmake -S "$tmp/src/cpp_loop" -B "$tmp/cpp_loop" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$tmp/prefix" -DTorch_DIR="$torch_dir" "${launcher[@]}" >"$tmp/cpp_loop.log" 2>&1 &&
   cmake --build "$tmp/cpp_loop" >>"$tmp/cpp_loop.log" 2>&1 ||
   { echo "FAIL: examples/cpp_loop does not build against the installed package:"; tail -30 "$tmp/cpp_loop.log"; exit 1; }
 "$installed" check --kills 1 -- "$tmp/cpp_loop/cpp_loop" --run-dir '{run_dir}' >"$tmp/cpp_check.log" 2>&1 ||
