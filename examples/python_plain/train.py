@@ -17,7 +17,7 @@ step, data position and RNG state, loaded with weights_only=True.
            validation before the first step, as nanoGPT's, then no model.train()),
            validation-with-grad, softmax-before-ce,
            decay-on-bias, clip-before-unscale, scheduler-per-epoch, scheduler-before-optimizer,
-           unsafe-load, incomplete-checkpoint (no RNG state saved), unseeded (seeded after the model)
+           unsafe-load, incomplete-checkpoint (no RNG state saved), unseeded (seeded after the model), never-seeded
   determinism: unseeded-noise (input noise from a generator seeded by the OS), and its correct twin
            seeded-noise (the same noise from a seeded generator)"""
 import argparse
@@ -31,7 +31,7 @@ MISTAKES = ("none", "no-rng-state", "no-optimizer-state", "no-scheduler-state", 
             "no-scaler-state", "no-model-state", "non-atomic-save", "no-zero-grad", "eval-forgotten",
             "train-forgotten", "validation-with-grad", "softmax-before-ce", "decay-on-bias", "clip-before-unscale",
             "scheduler-per-epoch", "scheduler-before-optimizer", "unsafe-load", "incomplete-checkpoint", "unseeded",
-            "unseeded-noise", "seeded-noise", "validate-first-train-forgotten")
+            "never-seeded", "unseeded-noise", "seeded-noise", "validate-first-train-forgotten")
 STEPS, WARMUP, BATCH, CKPT_EVERY, VALIDATE_EVERY = 30, 5, 32, 5, 10
 
 
@@ -46,7 +46,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     ckpt = os.path.join(a.out, "ckpt.pt")
 
-    if mistake != "unseeded":
+    if mistake not in ("unseeded", "never-seeded"):  # never-seeded: the mistake, no seed at all
         torch.manual_seed(0)
     data = torch.Generator().manual_seed(1234)
     X = torch.randn(640, 32, generator=data)

@@ -162,6 +162,7 @@ class _Probe:
         self.seeded = False
         self.rng_at_install = torch.get_rng_state()
         self.rng_at_first_step = None
+        self.first_draw = None  # file:line of the first draw from the global RNG before any seed
         self._hook(torch)
         atexit.register(self._final)
         self.op_stop = None
@@ -211,9 +212,43 @@ class _Probe:
 
         seed = torch.manual_seed
 
+        # The first draw from torch's global RNG before any seed: where a script that never seeds
+        # should have seeded first. Its entry points are wrapped until a seed or that draw, then
+        # restored; a wrapper calls the same function with the same arguments.
+        draws = [(torch, n) for n in ("rand", "randn", "randint", "randperm", "normal", "bernoulli", "multinomial",
+                                      "rand_like", "randn_like", "randint_like")]
+        draws += [(torch.Tensor, n) for n in ("uniform_", "normal_", "random_", "bernoulli_", "exponential_",
+                                              "geometric_", "log_normal_", "cauchy_")]
+        originals = [(owner, n, getattr(owner, n), n in vars(owner)) for owner, n in draws if hasattr(owner, n)]
+
+        def restore_draws():
+            for owner, n, fn, own in originals:
+                if own:
+                    setattr(owner, n, fn)
+                elif n in vars(owner):
+                    delattr(owner, n)
+            originals.clear()
+
+        def traced_draw(fn):
+            def draw(*args, **kwargs):
+                if not probe._on() or probe.seeded or probe.first_draw is not None:
+                    return fn(*args, **kwargs)
+                before = torch.get_rng_state()
+                out = fn(*args, **kwargs)
+                if not torch.equal(before, torch.get_rng_state()):
+                    probe.first_draw = _user_frame()
+                    restore_draws()
+                return out
+
+            return draw
+
+        for owner, n, fn, _ in originals:
+            setattr(owner, n, traced_draw(fn))
+
         def traced_seed(*args, **kwargs):
             if probe._on() and not probe.seeded:
                 probe.seeded = True
+                restore_draws()
                 if not torch.equal(torch.get_rng_state(), probe.rng_at_install):
                     probe._fact("torch-random-before-seed")
             return seed(*args, **kwargs)
@@ -449,7 +484,7 @@ class _Probe:
         if self.rng_at_first_step is None:
             self.rng_at_first_step = torch.get_rng_state()
             if not self.seeded and not torch.equal(self.rng_at_first_step, self.rng_at_install):
-                self._fact("torch-random-unseeded")
+                self._fact("torch-random-unseeded", where=self.first_draw)
         self.seq += 1
         if os.environ.get("TRAINPROOF_INJECT_FAULT") == "probe-draws-a-random-number":
             torch.rand(1)  # the negative control of ProbeTest: a probe that changes the script's results

@@ -349,8 +349,8 @@ std::vector<Finding> script_findings(const RecordedTrace& run) {
     } else if (f.fact == "torch-random-before-seed" || f.fact == "torch-random-unseeded") {
       add(finding("unseeded-rng", kSeedLaw, f.fact == "torch-random-unseeded" ? step : -1, f.where,
                   f.fact == "torch-random-unseeded"
-                      ? "random numbers were drawn from torch's global RNG and torch.manual_seed() was never "
-                        "called: seed it before building the model and the data"
+                      ? "random numbers were drawn from torch's global RNG (first here) and torch.manual_seed() "
+                        "was never called: seed it before building the model and the data"
                       : "random numbers were drawn from torch's global RNG before this torch.manual_seed(): seed "
                         "first, then build the model and the data"));
     }
