@@ -2,7 +2,7 @@
 # includes LibTorch costs seconds of headers before its first test; one link instead of
 # fifteen). Its tests are registered in groups, each with its label:
 #   trainproof_test_binary(NAME name SRCS ... [DEPS ...])
-#   trainproof_test_group(BINARY name FILTER gtest-filter LABEL label [SERIAL] [SHARDS n])
+#   trainproof_test_group(BINARY name FILTER gtest-filter LABEL label [SERIAL] [SHARDS n] [LOCK resource])
 # A group is discovered per test case at test time (--gtest_list_tests with its filter), or,
 # with SHARDS, runs as n CTest tests, each a GoogleTest shard of it.
 include(GoogleTest)
@@ -18,10 +18,14 @@ function(trainproof_test_binary)
 endfunction()
 
 function(trainproof_test_group)
-  cmake_parse_arguments(T "SERIAL" "BINARY;FILTER;LABEL;SHARDS" "" ${ARGN})
+  cmake_parse_arguments(T "SERIAL" "BINARY;FILTER;LABEL;SHARDS;LOCK" "" ${ARGN})
   set(serial FALSE)
   if(T_SERIAL)
     set(serial TRUE)  # e.g. tests that start several rank processes: alone, not beside others
+  endif()
+  set(lock "")
+  if(T_LOCK)
+    set(lock RESOURCE_LOCK ${T_LOCK})  # not beside another test holding it; beside the rest
   endif()
   # gtest_discover_tests flattens PROPERTIES into one list, so a second label would shift
   # every property after it (ENVIRONMENT was silently lost that way): one label each.
@@ -48,5 +52,5 @@ function(trainproof_test_group)
     TEST_FILTER "${T_FILTER}"
     DISCOVERY_MODE PRE_TEST
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
-    PROPERTIES LABELS "${T_LABEL}" ENVIRONMENT "TRAINPROOF_BIN=$<TARGET_FILE:trainproof>" RUN_SERIAL ${serial})
+    PROPERTIES LABELS "${T_LABEL}" ENVIRONMENT "TRAINPROOF_BIN=$<TARGET_FILE:trainproof>" RUN_SERIAL ${serial} ${lock})
 endfunction()
