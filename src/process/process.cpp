@@ -142,8 +142,7 @@ void kill_and_reap(pid_t pid) {
   // run folder of the restart. Stopped first, the tree cannot grow between listing and kill.
   // The group stops at once, as a kill would: check times its first kill to land during a
   // write, and the listing below takes milliseconds, long enough for the write to end.
-  kill(-pid, SIGSTOP);
-  kill(pid, SIGSTOP);
+  stop_group(pid);
   std::vector<pid_t> tree;
   if (!fault_injected("kill-misses-other-sessions")) {
     for (int round = 0; round < 5; ++round) {
@@ -177,6 +176,11 @@ std::optional<int> wait_exit_within(pid_t pid, double seconds, const std::functi
 
 void kill_group(pid_t pid) {
   kill(-pid, SIGKILL);
+}
+
+void stop_group(pid_t pid) {
+  kill(-pid, SIGSTOP);
+  kill(pid, SIGSTOP);
 }
 
 }  // namespace trainproof

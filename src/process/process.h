@@ -51,5 +51,8 @@ std::optional<int> wait_exit_within(pid_t pid, double seconds, const std::functi
 void kill_and_reap(pid_t pid);
 // SIGKILLs what is left of a reaped child's process group: nothing it started outlives it.
 void kill_group(pid_t pid);
+// SIGSTOPs the child and its process group at once: what it is doing now (a write) is where a
+// kill_and_reap() after it lands, however long the caller looks before sending it.
+void stop_group(pid_t pid);
 
 }  // namespace trainproof

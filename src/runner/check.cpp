@@ -426,15 +426,17 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
       const bool between = fault_injected("check-kill-between-writes");
       std::string target;
       std::optional<int> early;
+      bool armed = false;  // at[k] steps recorded: from here on the first write is the moment
       while (!(early = poll_exit(pid))) {
-        const size_t steps = counter.now();
         if (!watch) {
-          if (steps >= at[k]) break;  // a kill at a recorded step
+          if (counter.now() >= at[k]) break;  // a kill at a recorded step
           std::this_thread::sleep_for(std::chrono::milliseconds(2));
           continue;
         }
         watch->drain(2);
-        if (steps < at[k]) continue;
+        // Counting steps re-reads the trace: once armed, nothing but the watch stands between
+        // a write's first event and the stop (a checkpoint's write can take 2 ms).
+        if (!armed && !(armed = counter.now() >= at[k])) continue;
         target = watch->writing();
         if (target.empty() == between) break;
       }
@@ -449,6 +451,10 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
         notes.push_back(fmt::format("start {} finished before kill {} at step {}", k + 1, k + 1, at[k]));
         break;
       }
+      stop_group(pid);  // first: the kill lands where it is now
+      // A close of the file queued before the stop: the write ended before the kill landed.
+      const auto closed_before = watch ? watch->drain(0) : std::vector<std::string>{};
+      const bool ended_before = std::find(closed_before.begin(), closed_before.end(), target) != closed_before.end();
       const uintmax_t bytes = watch && !target.empty() ? watch->size_of(target) : 0;
       const size_t steps = counter.now();
       kill_and_reap(pid);
@@ -456,9 +462,13 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
         killed_writing = target;
         // The kernel closes what a killed process held open: the file's close comes after the kill.
         const auto closed = watch->drain(50);
-        const bool open_at_kill = std::find(closed.begin(), closed.end(), target) != closed.end();
+        const bool open_at_kill = !ended_before && std::find(closed.begin(), closed.end(), target) != closed.end();
         notes.push_back(fmt::format("kill 1 sent while {} was being written ({} bytes on disk{}, after step {})",
-                                    target, bytes, open_at_kill ? ", still open at the kill" : "", steps));
+                                    target, bytes,
+                                    open_at_kill   ? ", still open at the kill"
+                                    : ended_before ? ", the write ended before the kill landed"
+                                                   : "",
+                                    steps));
       } else if (watch) {
         notes.push_back(fmt::format("kill 1 sent between writes (after step {})", steps));
       }
