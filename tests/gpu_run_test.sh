@@ -12,19 +12,23 @@ fail() { echo "FAIL: $*"; cat "$tmp/out/summary.txt" 2>/dev/null; echo "0 passed
 phases="build ctest-cuda oracle-cuda deterministic cpu-vs-cuda aot-export nccl regen verify-all"
 case $case in
   no-gpu)
-    bash "$root/tools/gpu-run.sh" --build-dir "$build" --no-build --python "$py" --out "$tmp/out" >"$tmp/log" 2>&1
+    bash "$root/tools/gpu-run.sh" --build-dir "$build" --no-build --python "$py" --out "$tmp/out" \
+      --verify-only underflow >"$tmp/log" 2>&1
     rc=$?
     [ "$rc" -eq 2 ] || fail "exit $rc without a GPU, expected 2"
     expect_status() { grep -Eq "^$1 +$2 " "$tmp/out/summary.txt" || fail "phase $1 is not $2"; }
     expect_status build pass
     for p in ctest-cuda oracle-cuda deterministic cpu-vs-cuda aot-export nccl regen; do expect_status "$p" skipped; done
     expect_status verify-all pass
+    grep -q '"underflow"' "$tmp/out/verify-all.json" || fail "verify-all did not verify underflow"
+    grep -q '"warmup_cosine"' "$tmp/out/verify-all.json" && fail "verify-all verified more than --verify-only named"
     grep -q "no GPU: .*torch.cuda.is_available() is False" "$tmp/out/summary.txt" || fail "no reason for the skips"
     grep -q "^verdict: NO GPU" "$tmp/out/summary.txt" || fail "the verdict does not say there was no GPU"
     [ ! -d "$tmp/out/golden" ] || fail "goldens were written without a GPU"
     ;;
   refused)
-    bash "$root/tools/gpu-run.sh" --build-dir "$build" --no-build --python /bin/false --out "$tmp/out" >"$tmp/log" 2>&1
+    bash "$root/tools/gpu-run.sh" --build-dir "$build" --no-build --python /bin/false --out "$tmp/out" \
+      --verify-only underflow >"$tmp/log" 2>&1
     rc=$?
     [ "$rc" -eq 1 ] || fail "exit $rc after a failed phase, expected 1"
     grep -Eq "^build +FAIL " "$tmp/out/summary.txt" || fail "the build phase did not fail"

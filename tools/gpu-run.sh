@@ -12,6 +12,8 @@
 #   regen         regen --device cuda: refused when any earlier phase failed
 #   verify-all    verify --device all against the goldens
 #   tools/gpu-run.sh [--out DIR] [--deps DIR] [--python PY] [--build-dir DIR] [--no-build]
+#                    [--verify-only 'SCENARIO...']
+# --verify-only: verify-all verifies only these scenarios (the script's own tests take one).
 # DIR (default gpu-results/) gets one log per phase, summary.txt (a table a person reads in a
 # minute), and after a regen golden/ (the files to commit). A phase that needs a GPU is
 # skipped, with the reason, where there is none. Exit 0 when every phase passed, 1 when one
@@ -19,7 +21,7 @@
 # other than PyTorch come from tools/gpu-prepare.sh (run where package registries are).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=$root/gpu-results deps=$root/.gpu-deps py=python3 build=$root/build-gpu no_build=0
+out=$root/gpu-results deps=$root/.gpu-deps py=python3 build=$root/build-gpu no_build=0 verify_only=()
 while (($#)); do
   case $1 in
     --out) out=$2; shift ;;
@@ -27,6 +29,7 @@ while (($#)); do
     --python) py=$2; shift ;;
     --build-dir) build=$2; shift ;;
     --no-build) no_build=1 ;;
+    --verify-only) read -ra verify_only <<<"$2"; shift ;;
     *) echo "gpu-run: unknown argument $1 (see the header of $0)" >&2; exit 2 ;;
   esac
   shift
@@ -157,7 +160,7 @@ phase_regen() {
 }
 
 phase_verify_all() {
-  tp verify --device all --json "$out/verify-all.json"
+  tp verify --device all --json "$out/verify-all.json" "${verify_only[@]}"
   local rc=$?
   grep -h "^verify:" "$out/verify-all.log" | tail -1
   return $rc
