@@ -29,17 +29,20 @@ pickle.dump({"vocab_size": 65}, open(f"{sys.argv[1]}/meta.pkl", "wb"))
 PY
 fi
 
-# plant ID FILE LINE_REGEX SED_EXPRESSION: a copy of the script with one line changed (or, with
-# FILE empty, as it is); runs check and prints what it named, each with the named line's text.
+# plant ID FILE [LINE_REGEX SED_EXPRESSION]...: a copy of the script with the lines changed,
+# each edit on the first line its regex matches then (or, with FILE empty, as it is); runs check
+# and prints what it named, each with the named line's text.
 plant() {
-  local id=$1 file=$2 where=$3 edit=$4 dir=$tmp/$1 line rc
+  local id=$1 file=$2 dir=$tmp/$1 line rc
+  shift 2
   rm -rf "$dir" && mkdir -p "$dir" && cp "$src"/{train.py,model.py,configurator.py} "$dir/" && ln -s "$src/data" "$dir/data"
-  if [ -n "$file" ]; then
-    line=$(grep -nE -- "$where" "$dir/$file" | head -1 | cut -d: -f1)
-    [ -n "$line" ] || { printf '%-30s NOT PLANTED: no line matches %s in %s\n' "$id" "$where" "$file"; return; }
-    sed -i "${line}${edit}" "$dir/$file"
-    cmp -s "$dir/$file" "$src/$file" && { printf '%-30s NOT PLANTED: %s changed nothing\n' "$id" "$edit"; return; }
-  fi
+  while [ $# -ge 2 ]; do
+    line=$(grep -nE -- "$1" "$dir/$file" | head -1 | cut -d: -f1)
+    [ -n "$line" ] || { printf '%-30s NOT PLANTED: no line matches %s in %s\n' "$id" "$1" "$file"; return; }
+    sed -i "${line}$2" "$dir/$file"
+    shift 2
+  done
+  [ -n "$file" ] && cmp -s "$dir/$file" "$src/$file" && { printf '%-30s NOT PLANTED: the edits changed nothing\n' "$id"; return; }
   local cmd=("$py" train.py "${args[@]}" --out_dir='{run_dir}')
   # A resume loads the checkpoint: the first run writes it, a second resumes from it.
   [ "$id" = unsafe-torch-load ] &&
@@ -47,7 +50,7 @@ plant() {
   (cd "$dir" && "$bin" check --runs 1 --json "$dir/report.json" -- "${cmd[@]}" >"$dir/out.log" 2>&1)
   rc=$?
   local verdict=MISSED
-  [ -z "$file" ] && verdict="-"
+  [ -z "$file" ] || [[ $id == twin-* ]] && verdict="-"
   "$py" - "$dir" "$id" "$rc" "$verdict" <<'PY'
 import json, pathlib, sys
 d, want, rc, verdict = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
@@ -65,7 +68,9 @@ for f in findings:
         name, line = where.rsplit(":", 1)
         lines = (d / name).read_text().splitlines() if (d / name).exists() else []
         text = lines[int(line) - 1].strip() if line.isdigit() and 0 < int(line) <= len(lines) else ""
-    named.append(f"{f['id']} at step {f.get('step', '?')} {where} `{text[:60]}`")
+    step = f.get("step", -1)
+    at = f"at step {step}" if step >= 0 else "(no single step)"
+    named.append(f"{f['id']} {at} {where} `{text[:60]}`")
     if f["id"] == want:
         verdict = "named"
 print(f"{want:<30} {verdict:<7} exit {rc}: " + ("; ".join(named) or "(no finding)"))
@@ -73,7 +78,7 @@ PY
 }
 
 printf '%-30s %-7s %s\n' "planted mistake" "verdict" "what check named: id, step, file:line and that line"
-plant none "" "" ""  # nanoGPT as it is
+plant none ""  # nanoGPT as it is
 plant zero-grad-missing train.py 'optimizer\.zero_grad\(set_to_none=True\)' 'd'
 plant eval-mode-forgotten train.py '^    model\.eval\(\)' 'd'
 plant train-mode-forgotten train.py '^    model\.train\(\)' 'd'
@@ -82,5 +87,20 @@ plant weight-decay-on-bias-or-norm model.py "'params': nodecay_params, 'weight_d
 plant unsafe-torch-load train.py 'checkpoint = torch\.load\(ckpt_path' 's/map_location=device)/map_location=device, weights_only=False)/'
 plant unseeded-rng train.py '^torch\.manual_seed\(1337' 'd'
 plant validation-with-grad train.py '^@torch\.no_grad\(\)' 'd'
-echo "(nanoGPT has no GradScaler on the CPU and no scheduler object: clip-before-unscale, scheduler-per-epoch and"
-echo " scheduler-before-optimizer have nothing to be planted in.)"
+# nanoGPT's GradScaler is CUDA's (a no-op on the CPU) and it sets the lr by hand. For the
+# remaining mistakes the copies first get what the documents have there, each then checked as
+# it is (a correct twin, which must draw nothing new) and with the mistake: a scaler the CPU
+# runs (torch.amp.GradScaler('cpu')), and its get_lr handed to a LambdaLR stepped once an
+# iteration after the optimizer, instead of its hand-set param_group['lr'].
+cpu_scaler=('^scaler = torch\.cuda\.amp\.GradScaler' "s/torch\.cuda\.amp\.GradScaler(enabled=(dtype == 'float16'))/torch.amp.GradScaler('cpu')/")
+no_unscale=('^        scaler\.unscale_\(optimizer\)' 'd')
+scheduler=('^# training loop' 'i scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda it: get_lr(it) / learning_rate)'
+           "^        param_group\['lr'\] = lr" 's/param_group.*/pass/')
+after_optimizer=('^    scaler\.update\(\)' 'a\    scheduler.step()')
+per_eval=('^    scaler\.update\(\)' 'a\    if iter_num % eval_interval == 0: scheduler.step()')
+before_optimizer=('^    scaler\.step\(optimizer\)' 'i\    scheduler.step()')
+plant twin-scaler-on-the-cpu train.py "${cpu_scaler[@]}"
+plant clip-before-unscale train.py "${cpu_scaler[@]}" "${no_unscale[@]}"
+plant twin-lambda-lr-per-step train.py "${scheduler[@]}" "${after_optimizer[@]}"
+plant scheduler-per-epoch train.py "${scheduler[@]}" "${per_eval[@]}"
+plant scheduler-before-optimizer train.py "${scheduler[@]}" "${before_optimizer[@]}"
