@@ -28,8 +28,11 @@ expect 1 "a change that moves the curve" --golden "$golden" --runs 1 -- --dropou
 says "^BROKEN   the golden curve" "the moved curve is not reported BROKEN"
 
 cp "$golden" "$tmp/before.h5"
-expect 1 "--regen over a broken law" --regen --golden "$golden" --path-set aten-default -- --mistake unseeded-shuffle
-says "REFUSED: the law 'determinism" "the refusal does not name the broken law"
+# (A law that one run shows broken: a broken determinism would add the op-level rerun's starts.)
+expect 1 "--regen over a broken law" --regen --golden "$golden" --path-set aten-default \
+  --expect-lr 'warmup-cosine --lr 3e-3 --warmup 6 --total 60' -- --mistake short-warmup
+says "REFUSED: the law 'the schedule" "the refusal does not name the broken law"
+says "other execution path\(s\) not run: a broken law refuses the golden" "the paths ran for a refused golden"
 cmp -s "$golden" "$tmp/before.h5" || fail "a refused --regen changed the golden"
 
 expect 2 "a missing golden" --golden "$tmp/golden/absent.h5"

@@ -18,8 +18,15 @@ case $case in
 esac
 fault=""
 [ "$case" = control ] && fault=kill-misses-other-sessions
-TRAINPROOF_INJECT_FAULT=$fault "$python" "$here/process_tree_watch.py" "$tmp/keep" -- \
-  "$bin" check --kills 1 --runs 1 --resume-args '--resume' --keep "$tmp/keep" -- "${cmd[@]}" >"$tmp/out.log" 2>&1
+# CHECK_KEEP: keep the runs there (the torchrun case's uninterrupted trace is the control's
+# CHECK_REFERENCE: the control needs only its preempted run).
+keep=${CHECK_KEEP:-$tmp/keep}
+rm -rf "$keep"
+reference=()
+[ -n "${CHECK_REFERENCE:-}" ] && reference=(--reference "$CHECK_REFERENCE")
+TRAINPROOF_INJECT_FAULT=$fault "$python" "$here/process_tree_watch.py" "$keep" -- \
+  "$bin" check --kills 1 --runs 1 "${reference[@]}" --resume-args '--resume' --keep "$keep" -- "${cmd[@]}" \
+  >"$tmp/out.log" 2>&1
 rc=$?
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
 if [ "$case" = control ]; then

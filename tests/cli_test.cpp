@@ -398,5 +398,35 @@ TEST_F(CliTest, CompareAcrossDevicesHoldsEachSeriesToItsCeiling) {
   EXPECT_NE(beyond.output.find("cpu/cuda"), std::string::npos) << beyond.output;
 }
 
+// Two folders of goldens: each against the other's of the same name; a golden the observed
+// folder lacks is MISSING and one only it holds is NEW (exit 1); a folder against a file is bad input.
+TEST_F(CliTest, CompareTwoFoldersGoldenByGolden) {
+  const fs::path a = dir_.path() / "a", b = dir_.path() / "b";
+  fs::create_directories(a);
+  fs::create_directories(b);
+  for (const char* s : {"underflow", "precision_table"})
+    fs::copy_file(golden_ / (std::string(s) + ".h5"), a / (std::string(s) + ".h5"));
+  fs::copy_file(a / "underflow.h5", b / "underflow.h5");
+  fs::copy_file(a / "precision_table.h5", b / "precision_table.h5");
+  const Result same = trainproof("compare " + a.string() + " " + b.string());
+  EXPECT_EQ(same.code, 0) << same.output;
+  EXPECT_NE(same.output.find("finfo_eps"), std::string::npos) << same.output;  // underflow's series were compared
+
+  testing::add_to_value(b / "underflow.h5", "cpu/finfo_eps", 2, 0.01);
+  const Result moved = trainproof("compare " + a.string() + " " + b.string());
+  EXPECT_EQ(moved.code, 1) << moved.output;
+
+  fs::copy_file(b / "underflow.h5", b / "extra.h5");
+  fs::remove(b / "underflow.h5");
+  const Result missing = trainproof("compare " + a.string() + " " + b.string());
+  EXPECT_EQ(missing.code, 1) << missing.output;
+  EXPECT_NE(missing.output.find("MISSING"), std::string::npos) << missing.output;
+  EXPECT_NE(missing.output.find("NEW"), std::string::npos) << missing.output;
+
+  const Result mixed = trainproof("compare " + a.string() + " " + (b / "precision_table.h5").string());
+  EXPECT_EQ(mixed.code, 2) << mixed.output;
+  EXPECT_NE(mixed.output.find("is a folder and"), std::string::npos) << mixed.output;
+}
+
 }  // namespace
 }  // namespace trainproof

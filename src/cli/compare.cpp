@@ -1,21 +1,25 @@
-// `trainproof compare REFERENCE OBSERVED`: the traces of two golden files (runner.h).
+// `trainproof compare REFERENCE OBSERVED`: the traces of two golden files, or of two folders
+// of them (runner.h).
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
 #include "src/cli/commands.h"
 #include "trainproof/report/console.h"
+#include "trainproof/report/report.h"
 #include "trainproof/runner/runner.h"
 
 namespace trainproof::cli {
 
 CliCommand compare_command() {
   auto o = std::make_shared<CompareOptions>();
-  return {[o](CLI::App& app) {
-            auto* cmp =
-                app.add_subcommand("compare", "Compare the traces of two golden files (OBSERVED against REFERENCE)");
-            cmp->add_option("reference", o->reference, "Reference .h5")->required();
-            cmp->add_option("observed", o->observed, "Observed .h5")->required();
+  auto reports = std::make_shared<ReportFiles>();
+  return {[o, reports](CLI::App& app) {
+            auto* cmp = app.add_subcommand(
+                "compare",
+                "Compare the traces of two golden files, or two folders of them (OBSERVED against REFERENCE)");
+            cmp->add_option("reference", o->reference, "Reference .h5, or a folder of them")->required();
+            cmp->add_option("observed", o->observed, "Observed .h5, or a folder of them")->required();
             cmp->add_option("--device", o->device, "Device group to compare")->capture_default_str();
             cmp->add_option("--observed-device", o->observed_device,
                             "The observed file's device group, when it is another (cpu against cuda)");
@@ -23,11 +27,14 @@ CliCommand compare_command() {
                             "One policy for every series, or 'ceiling': each series within its scenario's ceiling "
                             "(default: each reference series' own tolerance)");
             cmp->add_flag("--cross", o->cross, "Apply the reference's cross-environment tolerances");
+            cmp->add_option("--json", reports->json, "Write the results as JSON to this file");
+            cmp->add_option("--junit", reports->junit, "Write JUnit XML to this file");
             return cmp;
           },
-          [o] {
+          [o, reports] {
             const VerifyReport r = trainproof::compare(*o);
             print_compare_report(r);
+            write_reports(*reports, r);
             return exit_code(r);
           }};
 }

@@ -553,9 +553,16 @@ bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const s
                   Progress& progress) {
   Trace t = to_trace(straight);
   std::vector<std::string> problems;
+  for (const auto& l : laws)
+    if (!l.held) problems.push_back(fmt::format("the law '{}' is broken", l.name));
+  // A broken law refuses the golden whatever the paths measure: they are not run (but with --force).
+  const bool run_paths = problems.empty() || o.force;
+  if (!run_paths && paths.size() > 1)
+    progress.note(
+        fmt::format("the {} other execution path(s) not run: a broken law refuses the golden", paths.size() - 1));
   std::vector<std::pair<std::string, Trace>> others;
   std::vector<ExecPath> measured{paths[0]};
-  for (size_t p = 1; p < paths.size(); ++p) {
+  for (size_t p = 1; run_paths && p < paths.size(); ++p) {
     progress.run(fmt::format("execution path {} ({})", paths[p].name, paths[p].env_text()));
     const Run r = launch.make("path-" + paths[p].name);
     if (const int code = launch.finish(launch.start(r, "start 1", paths[p].child_env()), r); code != 0) {
@@ -579,9 +586,6 @@ bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const s
     if (std::any_of(s.values.begin(), s.values.end(), [](double v) { return std::isnan(v); }))
       s.cross = s.cross.nan_ok();  // a scalar some steps do not log
   }
-  for (const auto& l : laws)
-    if (!l.held) problems.push_back(fmt::format("the law '{}' is broken", l.name));
-
   std::optional<GoldenFile> old;
   if (fs::exists(o.golden)) {
     try {

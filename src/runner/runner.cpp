@@ -560,25 +560,19 @@ std::vector<ToleranceRow> tolerances(const std::vector<std::string>& scenarios, 
 
 // ---- compare ------------------------------------------------------------------------------
 
-VerifyReport compare(const CompareOptions& o) {
+namespace {
+
+// One file's traces against another's, appended to `report`.
+void compare_files(const CompareOptions& o, const fs::path& reference, const fs::path& observed,
+                   const std::optional<Tolerance>& policy, VerifyReport& report) {
   const std::string observed_device = o.observed_device.empty() ? o.device : o.observed_device;
-  const GoldenFile a = read_golden(o.reference), b = read_golden(o.observed);
+  const GoldenFile a = read_golden(reference), b = read_golden(observed);
   auto ga = a.devices.find(o.device);
   auto gb = b.devices.find(observed_device);
-  if (ga == a.devices.end()) throw BadInput(fmt::format("{}: no /{} group", o.reference.string(), o.device));
-  if (gb == b.devices.end()) throw BadInput(fmt::format("{}: no /{} group", o.observed.string(), observed_device));
+  if (ga == a.devices.end()) throw BadInput(fmt::format("{}: no /{} group", reference.string(), o.device));
+  if (gb == b.devices.end()) throw BadInput(fmt::format("{}: no /{} group", observed.string(), observed_device));
   const bool by_ceiling = o.tolerance == "ceiling", across = observed_device != o.device;
-  std::optional<Tolerance> policy;
-  if (!o.tolerance.empty() && !by_ceiling) {
-    try {
-      policy = Tolerance::parse(o.tolerance);
-    } catch (const std::invalid_argument& e) {
-      throw BadInput(fmt::format("--tolerance: {}", e.what()));
-    }
-  }
   const std::string label = across ? o.device + "/" + observed_device : o.device;
-  VerifyReport report;
-  const auto t0 = Clock::now();
   for (auto c : compare_traces(ga->second.trace, gb->second.trace, o.cross)) {
     const Series* g = ga->second.trace.find(c.series);
     if ((policy || by_ceiling) && (c.verdict == Verdict::kPass || c.verdict == Verdict::kFail)) {
@@ -593,6 +587,54 @@ VerifyReport compare(const CompareOptions& o) {
       continue;
     }
     report.entries.push_back(series_entry(b.scenario, label, c, o.cross && !policy && !by_ceiling));
+  }
+}
+
+std::vector<fs::path> goldens_in(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".h5") out.push_back(e.path().filename());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+VerifyReport compare(const CompareOptions& o) {
+  std::optional<Tolerance> policy;
+  if (!o.tolerance.empty() && o.tolerance != "ceiling") {
+    try {
+      policy = Tolerance::parse(o.tolerance);
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(fmt::format("--tolerance: {}", e.what()));
+    }
+  }
+  VerifyReport report;
+  const auto t0 = Clock::now();
+  const bool dir_a = fs::is_directory(o.reference), dir_b = fs::is_directory(o.observed);
+  if (dir_a != dir_b)
+    throw BadInput(fmt::format("compare: {} is a folder and {} is not: compare two files or two folders",
+                               (dir_a ? o.reference : o.observed).string(),
+                               (dir_a ? o.observed : o.reference).string()));
+  if (!dir_a) {
+    compare_files(o, o.reference, o.observed, policy, report);
+  } else {
+    // Two folders: each golden against the other folder's of the same name; one only one
+    // folder holds is MISSING (from the observed) or NEW (in it).
+    const auto in_a = goldens_in(o.reference), in_b = goldens_in(o.observed);
+    if (in_a.empty() && in_b.empty())
+      throw BadInput(fmt::format("compare: no .h5 golden in {} or {}", o.reference.string(), o.observed.string()));
+    for (const auto& name : in_a) {
+      if (std::binary_search(in_b.begin(), in_b.end(), name))
+        compare_files(o, o.reference / name, o.observed / name, policy, report);
+      else
+        report.entries.emplace_back(name.stem().string(), o.device, "run", "golden", "MISSING", "",
+                                    fmt::format("{} has it, {} does not", o.reference.string(), o.observed.string()));
+    }
+    for (const auto& name : in_b)
+      if (!std::binary_search(in_a.begin(), in_a.end(), name))
+        report.entries.emplace_back(name.stem().string(), o.device, "run", "golden", "NEW", "",
+                                    fmt::format("{} has it, {} does not", o.observed.string(), o.reference.string()));
   }
   report.seconds = since(t0);
   return report;

@@ -60,7 +60,8 @@ RegenReport regen(const RegenOptions& o);
 // environment's unless `cross`). `tolerance` "ceiling" compares each series within the most
 // its scenario lets any machine move it (the ceiling regen records); with `observed_device`
 // another device's group is the observed one (CPU against CUDA), and a series only one
-// device records is noted, not failed.
+// device records is noted, not failed. Two folders: each golden against the other folder's of
+// the same name (one only one folder holds is MISSING or NEW).
 struct CompareOptions {
   std::filesystem::path reference, observed;
   std::string device = "cpu", observed_device;  // observed_device: empty = device
