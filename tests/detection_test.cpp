@@ -160,12 +160,19 @@ TEST(DetectionTest, ChangesJustBeyondToleranceAreCaughtAndInsideAreNot) {
 }
 
 // End to end: the scenarios run, and verify against goldens with every series planted at
-// three times its allowance exits 1 with each planted series failing.
+// three times its allowance exits 1 with each planted series failing. Not the three whose runs
+// take 48 s of the 50 (a compile, ranks): the test above holds their series, and the path
+// from a run to a verdict is the same for every scenario.
+const std::set<std::string> kSlowToRun = {"compile_speed", "ddp_equivalence", "ddp_resume"};
+
 TEST(DetectionTest, VerifyCatchesPlantedChangesEndToEnd) {
   TempDir dir("detect-verify");
   std::set<std::string> expected;
+  std::string scenarios;
   for (const auto& path : goldens()) {
     GoldenFile g = read_golden(path);
+    if (kSlowToRun.count(g.scenario)) continue;
+    scenarios += " " + g.scenario;
     for (auto& s : g.devices.at("cpu").trace.series) {
       if (informational(s) || s.size() == 0) continue;
       if (is_integer(s.produced)) {
@@ -179,8 +186,8 @@ TEST(DetectionTest, VerifyCatchesPlantedChangesEndToEnd) {
     write_golden(dir.path() / path.filename(), g);
   }
   const fs::path report = dir.path() / "report.json";
-  const Result r =
-      trainproof("verify --device cpu --cross --golden " + dir.path().string() + " --json " + report.string());
+  const Result r = trainproof("verify" + scenarios + " --device cpu --cross --golden " + dir.path().string() +
+                              " --json " + report.string());
   EXPECT_EQ(r.code, 1) << r.output;
   std::ifstream in(report);
   const auto j = nlohmann::json::parse(in);
@@ -190,6 +197,7 @@ TEST(DetectionTest, VerifyCatchesPlantedChangesEndToEnd) {
       caught.insert(e.at("scenario").get<std::string>() + "/" + e.at("name").get<std::string>());
   }
   for (const auto& name : expected) EXPECT_TRUE(caught.count(name)) << name << " was not caught\n" << r.output;
+  EXPECT_GT(expected.size(), 30u);
 }
 
 }  // namespace
