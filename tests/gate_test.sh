@@ -24,8 +24,9 @@ export PYTHONPATH=$src/python
 "$bin" check --regen --golden golden/loop.h5 --path-set native -- "$py" train.py --run-dir '{run_dir}' \
   >"$log" 2>&1 || fail "could not make the first golden"
 # --path-set stays in the accept command (its regen then runs this machine's path only, not all
-# ten: what is tested here is the gate, not the envelope; each path is a start of the loop); --kills 0 and --runs 1 (a CI that checks
-# determinism elsewhere) are dropped from it: regen checks determinism before it writes.
+# ten: what is tested here is the gate, not the envelope; each path is a start of the loop);
+# --kills 0 and --runs 1 (a CI that checks determinism elsewhere) are dropped from it: regen
+# checks determinism before it writes.
 flags=(--kills 0 --runs 1 --path-set native --junit reports/check.xml --html reports/check.html --golden golden/loop.h5)
 mkdir -p reports
 gate check "${flags[@]}" -- "$py" train.py --run-dir '{run_dir}' --dropout 0.2
