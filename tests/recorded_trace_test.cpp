@@ -1,6 +1,7 @@
 // The recorded-trace format from the C++ side: the Recorder and the reader agree bit for
 // bit; a torn last record is ignored, a damaged earlier one is bad input naming the file;
-// a restart drops a torn tail and appends; the reader's series are the trace model's.
+// a restart drops a torn tail and appends; the reader's series are the trace model's. And the
+// op a restart parts at, from the probe's op records (src/runner/probe_findings.h).
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -8,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "src/runner/probe_findings.h"
 #include "tests/support/bad_input.h"
 #include "trainproof/core/recorded_trace.h"
 #include "trainproof/core/temp_dir.h"
@@ -97,6 +99,39 @@ TEST(RecordedTraceTest, WithoutTheVariableTheRecorderIsANoOp) {
   Recorder rec;
   EXPECT_FALSE(rec.active());
   rec.log(1, {{"loss", 1.0}});  // nothing to write to, and no error
+}
+
+// After a restart the probe's op records of the departing step are compared with the
+// uninterrupted run's, aligned at their ends: the restart's begin with its start (building the
+// model, loading the checkpoint), the uninterrupted run's with the previous step's update.
+ProbeOp op(const std::string& name, const std::string& in, const std::string& out, const std::string& where = "") {
+  return ProbeOp{0, 0, name, in, out, where};
+}
+
+TEST(ProbeFindingsTest, AfterARestartTheFirstOpWithEqualInputsAndDifferentOutputsIsNamed) {
+  const std::vector<ProbeOp> restart = {op("aten::uniform_", "a", "b"),
+                                        op("aten::copy_", "c", "d"),
+                                        op("aten::empty", "e", "garbage-1"),
+                                        op("aten::mm", "x", "y"),
+                                        op("aten::randn", "size", "noise-1", "train.py:49"),
+                                        op("aten::add", "y noise-1", "z-1", "train.py:49")};
+  std::vector<ProbeOp> straight = {op("aten::add_", "p", "q"), op("aten::empty", "e", "garbage-2"),
+                                   op("aten::mm", "x", "y"), op("aten::randn", "size", "noise-2", "train.py:49"),
+                                   op("aten::add", "y noise-2", "z-2", "train.py:49")};
+  const auto found = parting_op_after_restart(restart, straight);
+  ASSERT_TRUE(found);  // not aten::empty (uninitialized), not aten::add (its inputs differ)
+  EXPECT_EQ(found->op.op, "aten::randn");
+  EXPECT_EQ(found->op.where, "train.py:49");
+  EXPECT_NE(found->meaning.find("get_state()"), std::string::npos) << found->meaning;
+
+  // The same step with the generator's state restored: nothing parts.
+  straight[3].out = "noise-1";
+  straight[4] = restart[5];
+  EXPECT_FALSE(parting_op_after_restart(restart, straight));
+  // An op only one side ran ends the common tail: nothing before it is compared.
+  straight[3].out = "noise-2";
+  straight.insert(straight.begin() + 4, op("aten::clone", "noise-2", "noise-2"));
+  EXPECT_FALSE(parting_op_after_restart(restart, straight));
 }
 
 }  // namespace

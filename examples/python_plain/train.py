@@ -19,7 +19,9 @@ step, data position and RNG state, loaded with weights_only=True.
            decay-on-bias, clip-before-unscale, scheduler-per-epoch, scheduler-before-optimizer,
            unsafe-load, incomplete-checkpoint (no RNG state saved), unseeded (seeded after the model), never-seeded
   determinism: unseeded-noise (input noise from a generator seeded by the OS), and its correct twin
-           seeded-noise (the same noise from a seeded generator)"""
+           seeded-noise (the same noise from a seeded generator)
+  resume, unseen: unsaved-generator (a noise layer drawing from a generator of its own, whose state
+           the checkpoint does not hold), and its correct twin saved-generator"""
 import argparse
 import math
 import os
@@ -31,8 +33,20 @@ MISTAKES = ("none", "no-rng-state", "no-optimizer-state", "no-scheduler-state", 
             "no-scaler-state", "no-model-state", "non-atomic-save", "no-zero-grad", "eval-forgotten",
             "train-forgotten", "validation-with-grad", "softmax-before-ce", "decay-on-bias", "clip-before-unscale",
             "scheduler-per-epoch", "scheduler-before-optimizer", "unsafe-load", "incomplete-checkpoint", "unseeded",
-            "never-seeded", "unseeded-noise", "seeded-noise", "validate-first-train-forgotten")
+            "never-seeded", "unseeded-noise", "seeded-noise", "validate-first-train-forgotten", "unsaved-generator",
+            "saved-generator")
 STEPS, WARMUP, BATCH, CKPT_EVERY, VALIDATE_EVERY = 30, 5, 32, 5, 10
+
+
+class Jitter(nn.Module):
+    """Noise on the hidden activations while training, from a generator of its own."""
+
+    def __init__(self, seed):
+        super().__init__()
+        self.generator = torch.Generator().manual_seed(seed)
+
+    def forward(self, x):
+        return x + 1e-3 * torch.randn(x.shape, generator=self.generator) if self.training else x
 
 
 def main():
@@ -53,7 +67,11 @@ def main():
     y = X[:, :4].argmax(1)
     X_val, y_val = X[:64] + 0.1, y[:64]
     fc1, relu, drop, fc2, head = nn.Linear(32, 1024), nn.ReLU(), nn.Dropout(0.1), nn.Linear(1024, 256), nn.Linear(256, 4)
-    model = nn.Sequential(fc1, relu, drop, fc2, nn.ReLU(), head)
+    layers = [fc1, relu, drop, fc2, nn.ReLU(), head]
+    if mistake in ("unsaved-generator", "saved-generator"):
+        jitter = Jitter(7)
+        layers.insert(2, jitter)
+    model = nn.Sequential(*layers)
     if mistake == "unseeded":
         torch.manual_seed(0)  # the mistake: the model's initial weights were drawn before the seed
     if mistake == "decay-on-bias":
@@ -83,6 +101,8 @@ def main():
         batch = 0 if mistake == "no-data-position" else s["batch"]
         if mistake not in ("no-rng-state", "incomplete-checkpoint"):
             torch.set_rng_state(s["rng"])
+        if mistake == "saved-generator":  # the mistake, unsaved-generator, starts the layer's draws over
+            jitter.generator.set_state(s["jitter"])
 
     def validate():
         if mistake != "eval-forgotten":
@@ -138,6 +158,8 @@ def main():
                      "scaler": scaler.state_dict(), "step": step, "epoch": epoch, "batch": batch, "order": order}
             if mistake != "incomplete-checkpoint":
                 state["rng"] = torch.get_rng_state()
+            if mistake == "saved-generator":
+                state["jitter"] = jitter.generator.get_state()
             if mistake == "non-atomic-save":
                 torch.save(state, ckpt)  # the mistake: a kill during this write leaves no good checkpoint
             else:

@@ -1,12 +1,15 @@
 """Op-level digests for `trainproof check`'s rerun of a run that parted from its twin.
 
-Loaded by the probe only when TRAINPROOF_OP_DIGESTS=S is set (never in an ordinary run): a
+Loaded by the probe only when TRAINPROOF_OP_DIGESTS=[F:]S is set (never in an ordinary run): a
 TorchDispatchMode sees every ATen op (forward and backward, through the dispatcher) and writes
-one record per op until optimizer step S is reached, then ends the process:
+one record per op while F <= optimizer steps done < S (F: 0 when not given); the probe ends the
+process when step S is reached:
     {"kind": "op", "seq": steps done, "i": n, "op": "aten::mm", "in": digest, "out": digest,
      "where": "train.py:58"}
-check compares the records of two such reruns and names the first op whose inputs were bitwise
-equal and whose outputs were not. Observes only: every op runs exactly as it would."""
+The inputs' digest holds the op's tensors and its other arguments (sizes, indices, dtypes), but
+no generator: a generator's state is what a random op's outputs reveal. check compares the
+records of two such reruns and names the first op whose inputs were bitwise equal and whose
+outputs were not. Observes only: every op runs exactly as it would."""
 import os
 import sys
 import weakref
@@ -41,6 +44,25 @@ def _storage(t):
         return None
 
 
+def _leaves(tree):
+    """The arguments of an op, flattened: tensors and the values beside them."""
+    out = []
+
+    def walk(v):
+        if isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+        elif isinstance(v, dict):
+            for k in sorted(v):
+                out.append(k)
+                walk(v[k])
+        else:
+            out.append(v)
+
+    walk(tree)
+    return out
+
+
 def _tensors(tree):
     out = []
 
@@ -59,21 +81,21 @@ def _tensors(tree):
 
 
 class OpDigests(TorchDispatchMode):
-    def __init__(self, probe, digest, user_frame, stop_at):
+    def __init__(self, probe, digest, user_frame, first, stop_at):
         super().__init__()
-        self.probe, self.digest, self.user_frame, self.stop_at = probe, digest, user_frame, stop_at
+        self.probe, self.digest, self.user_frame, self.first, self.stop_at = probe, digest, user_frame, first, stop_at
         self.i = 0
         # Tensors an empty-like op made and nothing has written yet: their bytes are whatever the
         # allocator had, so they are digested as "uninitialized", not by content.
         self.fresh = {}  # id(tensor) -> a weak reference to it
 
-    def _hex(self, tensors):
+    def _hex(self, values):
         d = self.digest(torch)
-        for t in tensors:
-            if self._is_fresh(t):
-                d.value("uninitialized")
-            else:
-                d.tensor(t)
+        for v in values:
+            if isinstance(v, torch.Tensor):
+                d.value("uninitialized") if self._is_fresh(v) else d.tensor(v)
+            elif not isinstance(v, torch.Generator):
+                d.value(v)
         return d.hex()
 
     def _is_fresh(self, t):
@@ -105,13 +127,15 @@ class OpDigests(TorchDispatchMode):
         kwargs = kwargs or {}
         if _from_probe():
             return func(*args, **kwargs)
-        with torch._C._DisableTorchDispatch():  # digesting must not dispatch back into this mode
-            before = self._hex(_tensors((args, kwargs)))
+        recorded = self.probe._on() and self.first <= self.probe.seq < self.stop_at
+        if recorded:
+            with torch._C._DisableTorchDispatch():  # digesting must not dispatch back into this mode
+                before = self._hex(_leaves((args, kwargs)))
         out = func(*args, **kwargs)
         name = func._schema.name if hasattr(func, "_schema") else str(func)
         with torch._C._DisableTorchDispatch():
             self._track_fresh(func, name, args, kwargs, out)
-        if self.probe._on() and self.probe.seq < self.stop_at:
+        if recorded:
             with torch._C._DisableTorchDispatch():
                 after = self._hex(_tensors(out) + _tensors((args, kwargs)))  # inputs too: in-place ops
             self.i += 1
@@ -120,8 +144,7 @@ class OpDigests(TorchDispatchMode):
         return out
 
 
-def install(probe, digest, user_frame):
-    stop_at = int(os.environ["TRAINPROOF_OP_DIGESTS"])
-    mode = OpDigests(probe, digest, user_frame, stop_at)
+def install(probe, digest, user_frame, first, stop_at):
+    mode = OpDigests(probe, digest, user_frame, first, stop_at)
     mode.__enter__()  # for the rest of the process
     return mode

@@ -166,9 +166,13 @@ class _Probe:
         self._hook(torch)
         atexit.register(self._final)
         self.op_stop = None
-        if os.environ.get("TRAINPROOF_OP_DIGESTS"):  # only in check's rerun of two runs that parted
-            from trainproof import op_digests
-            self.op_stop = op_digests.install(self, _Digest, _user_frame).stop_at
+        spec = os.environ.get("TRAINPROOF_OP_DIGESTS")  # only in check's rerun of two runs that parted
+        if spec:  # [F:]S: the ops while F <= steps done < S, then the process ends at step S
+            first, _, stop = spec.rpartition(":")
+            self.op_stop, first = int(stop), int(first or 0)
+            if first < self.op_stop:
+                from trainproof import op_digests
+                op_digests.install(self, _Digest, _user_frame, first, self.op_stop)
 
     # -- writing -------------------------------------------------------------------------------
     def _on(self):

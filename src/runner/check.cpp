@@ -390,6 +390,44 @@ Law golden_law(const Trace& observed, const DeviceGolden& golden, const CheckOpt
 
 // The preempted run: killed at each of `at` (recorded step counts), the first kill on a write
 // into the run folder; restarted after each kill until it finishes.
+// A resume that departs from the uninterrupted run with every digest of the state equal: state
+// the probe does not see. Both sides of the departing step rerun with op-level digests: a fresh
+// run stopped at the step the restart resumed at (its checkpoint on disk, as the kill left it),
+// restarted, digesting its ops up to the departing step; and the uninterrupted run, digesting
+// that step's. The first op with equal inputs and different outputs is named in the finding.
+void resume_op_rerun(const Launcher& launch, const RecordedTrace& straight, const ResumeDeparture& d,
+                     Progress& progress, Finding& finding) {
+  const int64_t resumed_at = d.restart.step, in_restart = d.step - resumed_at;  // steps the restart did before
+  progress.note(
+      fmt::format("rerun of the restart at step {} and of step {} with op-level digests", resumed_at, d.step));
+  const auto run = [&](const Run& r, const std::string& what, const std::string& digests, bool restart) {
+    const int code = launch.finish(launch.start(r, what, {{"TRAINPROOF_OP_DIGESTS", digests}}, restart), r);
+    if (code != 0) progress.note(fmt::format("the rerun ({}, {}) failed (exit {}); no op named", r.name, what, code));
+    return code == 0;
+  };
+  const Run resumed = launch.make("op-digests-resumed");
+  if (!run(resumed, "start 1", fmt::format("{}:{}", resumed_at, resumed_at), false) ||
+      !run(resumed, "start 2 (restart)", fmt::format("{}:{}", in_restart, in_restart + 1), true))
+    return;
+  const Run uninterrupted = launch.make("op-digests-uninterrupted");
+  if (!run(uninterrupted, "start 1", fmt::format("{}:{}", d.step - 1, d.step), false)) return;
+  const RecordedTrace a = read_recorded_trace(resumed.trace), b = read_recorded_trace(uninterrupted.trace);
+  const auto again = align_restarts(straight, a);
+  if (again.empty() || again.front().step != resumed_at) {
+    progress.note(fmt::format("the rerun's restart resumed at step {}, not {}; no op named",
+                              again.empty() ? 0 : again.front().step, resumed_at));
+    return;
+  }
+  const auto op = parting_op_after_restart(a.ops, b.ops);
+  if (!op) return;
+  finding.where = op->op.where;
+  // What was seen stays; the guess at its cause gives way to the op.
+  finding.detail = fmt::format(
+      "{} -> rerun with op-level digests: the first op with equal inputs and different "
+      "outputs after the restart is {} at {}: {}",
+      finding.detail.substr(0, finding.detail.find(" -> ")), op->op.op, op->op.where, op->meaning);
+}
+
 Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
                std::vector<Finding>& findings) {
   const std::string name =
@@ -498,6 +536,10 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
     }
     if (resumed.steps_from_probe) renumber_steps(resumed, aligned);
     diagnosed = diagnose_resume(straight, resumed, aligned);
+    for (auto& f : diagnosed)
+      if (f.id == "resume-state-equal-values-differ")
+        if (const auto d = first_departure(straight, resumed, aligned))
+          resume_op_rerun(launch, straight, *d, progress, f);
   } else {
     for (size_t i = 0; i < restarts.size(); ++i) {
       const auto steps = logged_steps_from(r.trace, restarts[i]);

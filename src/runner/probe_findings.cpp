@@ -128,77 +128,86 @@ std::vector<std::string> differing_state(const ProbeStep& a, const ProbeStep& b,
   return out;
 }
 
-std::vector<Finding> diagnose_resume(const RecordedTrace& straight, const RecordedTrace& resumed,
-                                     const std::vector<RestartAlignment>& restarts) {
-  std::vector<Finding> findings;
+std::optional<ResumeDeparture> first_departure(const RecordedTrace& straight, const RecordedTrace& resumed,
+                                               const std::vector<RestartAlignment>& restarts) {
   const auto reference = steps_of_start(straight, straight.probe.empty() ? 0 : straight.probe.front().start);
-  std::set<std::string> named;
   const std::set<std::string> rngs = used_rngs(straight);
   for (const auto& r : restarts) {
     const auto steps = steps_of_start(resumed, r.start);
     for (size_t i = 0; i < steps.size(); ++i) {
       const size_t j = static_cast<size_t>(r.step - 1) + i;
       if (j >= reference.size()) break;
-      const ProbeStep& now = *steps[i];
-      const ProbeStep& then = *reference[j];
-      const std::vector<std::string> diff = differing_state(now, then, rngs);
-      const bool values_differ = now.values != then.values;
-      if (diff.empty() && !values_differ) continue;
-      const int64_t step = static_cast<int64_t>(j) + 1;
-      const std::string at =
-          fmt::format("step {}, {} after restart {} (resumed at step {} by {})", step,
-                      i == 0 ? std::string("the first") : fmt::format("step {}", i + 1), r.start - 1, r.step, r.how);
-      const auto has = [&](const std::string& k) { return std::find(diff.begin(), diff.end(), k) != diff.end(); };
-      const bool any_rng =
-          std::any_of(diff.begin(), diff.end(), [](const std::string& k) { return k.rfind("rng.", 0) == 0; });
-      const bool lr_differs =
-          std::any_of(diff.begin(), diff.end(), [](const std::string& k) { return k.rfind("lr", 0) == 0; });
-      std::vector<std::string> equal;
-      for (const char* k : {"params", "optimizer", "scheduler"})
-        if (!has(k) && now.digests.count(k)) equal.push_back(fmt::format("{} equal", k));
-      const auto add = [&](const std::string& id, const std::string& what) {
-        if (!named.insert(id).second) return;
-        Finding f;
-        f.id = id;
-        f.law = kResumeLaw;
-        f.step = step;
-        f.where = now.where;
-        f.detail = fmt::format("at {}: {}{} differ -> {}", at,
-                               equal.empty() ? std::string() : fmt::format("{}, ", fmt::join(equal, ", ")),
-                               fmt::join(diff, ", "), what);
-        findings.push_back(std::move(f));
-      };
-      if (has("params"))
-        add("resume-params-differ",
-            "the parameters are not the checkpoint's: load model.state_dict() from it before training");
-      if (has("optimizer"))
-        add("resume-missing-optimizer-state",
-            "the checkpoint does not restore the optimizer's state: save and load optimizer.state_dict()");
-      if (has("scheduler") || (lr_differs && !has("optimizer")))
-        add("resume-missing-scheduler-state",
-            has("scheduler") ? "the checkpoint does not restore the LR scheduler: save and load scheduler.state_dict()"
-                             : "the learning rate differs: the step count the schedule is computed from is not "
-                               "restored");
-      for (const auto& k : diff)
-        if (k.rfind("rng.", 0) == 0)
-          add("resume-missing-rng-state",
-              fmt::format("{} differs: the checkpoint does not restore {}", rng_name(k), rng_call(k)));
-      if (has("batch") && !any_rng)
-        add("resume-missing-data-position",
-            "the step's input batch differs while every RNG agrees: the checkpoint does not restore where the data "
-            "order stood (epoch and batch index, or the sampler's state)");
-      if (has("scaler"))
-        add("resume-missing-scaler-state",
-            "the GradScaler's scale or growth tracker differs: save and load scaler.state_dict()");
-      if (diff.empty())
-        add("resume-state-equal-values-differ",
-            "every digest of the state is equal and the step's values still differ: an op that is not "
-            "deterministic");
-      // The first departure names the cause; from here on the preempted run is on another
-      // trajectory, and later restarts cannot be compared with the uninterrupted run.
-      return findings;
+      std::vector<std::string> diff = differing_state(*steps[i], *reference[j], rngs);
+      if (!diff.empty() || steps[i]->values != reference[j]->values)
+        return ResumeDeparture{r, static_cast<int64_t>(j) + 1, std::move(diff)};
     }
   }
+  return std::nullopt;
+}
+
+std::vector<Finding> diagnose_resume(const RecordedTrace& straight, const RecordedTrace& resumed,
+                                     const std::vector<RestartAlignment>& restarts) {
+  // The first departure names the cause; from there on the preempted run is on another
+  // trajectory, and later restarts cannot be compared with the uninterrupted run.
+  const auto departure = first_departure(straight, resumed, restarts);
+  if (!departure) return {};
+  const RestartAlignment& r = departure->restart;
+  const int64_t step = departure->step;
+  const size_t i = static_cast<size_t>(step - r.step);
+  const ProbeStep& now = *steps_of_start(resumed, r.start)[i];
+  const std::vector<std::string>& diff = departure->differing;
+  const std::string at =
+      fmt::format("step {}, {} after restart {} (resumed at step {} by {})", step,
+                  i == 0 ? std::string("the first") : fmt::format("step {}", i + 1), r.start - 1, r.step, r.how);
+  const auto has = [&](const std::string& k) { return std::find(diff.begin(), diff.end(), k) != diff.end(); };
+  const bool any_rng =
+      std::any_of(diff.begin(), diff.end(), [](const std::string& k) { return k.rfind("rng.", 0) == 0; });
+  const bool lr_differs =
+      std::any_of(diff.begin(), diff.end(), [](const std::string& k) { return k.rfind("lr", 0) == 0; });
+  std::vector<std::string> equal;
+  for (const char* k : {"params", "optimizer", "scheduler"})
+    if (!has(k) && now.digests.count(k)) equal.push_back(fmt::format("{} equal", k));
+  const std::string seen =
+      diff.empty()
+          ? "every digest of the state equal, the step's values differ"
+          : fmt::format("{}{} differ", equal.empty() ? std::string() : fmt::format("{}, ", fmt::join(equal, ", ")),
+                        fmt::join(diff, ", "));
+  std::vector<Finding> findings;
+  const auto add = [&](const std::string& id, const std::string& what) {
+    if (std::any_of(findings.begin(), findings.end(), [&](const Finding& g) { return g.id == id; })) return;
+    Finding f;
+    f.id = id;
+    f.law = kResumeLaw;
+    f.step = step;
+    f.where = now.where;
+    f.detail = fmt::format("at {}: {} -> {}", at, seen, what);
+    findings.push_back(std::move(f));
+  };
+  if (has("params"))
+    add("resume-params-differ",
+        "the parameters are not the checkpoint's: load model.state_dict() from it before training");
+  if (has("optimizer"))
+    add("resume-missing-optimizer-state",
+        "the checkpoint does not restore the optimizer's state: save and load optimizer.state_dict()");
+  if (has("scheduler") || (lr_differs && !has("optimizer")))
+    add("resume-missing-scheduler-state",
+        has("scheduler") ? "the checkpoint does not restore the LR scheduler: save and load scheduler.state_dict()"
+                         : "the learning rate differs: the step count the schedule is computed from is not restored");
+  for (const auto& k : diff)
+    if (k.rfind("rng.", 0) == 0)
+      add("resume-missing-rng-state",
+          fmt::format("{} differs: the checkpoint does not restore {}", rng_name(k), rng_call(k)));
+  if (has("batch") && !any_rng)
+    add("resume-missing-data-position",
+        "the step's input batch differs while every RNG agrees: the checkpoint does not restore where the data "
+        "order stood (epoch and batch index, or the sampler's state)");
+  if (has("scaler"))
+    add("resume-missing-scaler-state",
+        "the GradScaler's scale or growth tracker differs: save and load scaler.state_dict()");
+  if (diff.empty())
+    add("resume-state-equal-values-differ",
+        "state the checkpoint does not hold and the probe does not see (a generator of the script's own, a counter), "
+        "or an op that is not deterministic");
   return findings;
 }
 
@@ -388,6 +397,17 @@ namespace {
 bool name_has(const std::string& op, std::initializer_list<const char*> words) {
   return std::any_of(words.begin(), words.end(), [&](const char* w) { return op.find(w) != std::string::npos; });
 }
+// Ops on uninitialized memory: their bytes differ every run, and mean nothing.
+bool uninitialized(const ProbeOp& x) {
+  return name_has(x.op, {"aten::empty", "aten::new_empty", "aten::resize_"});
+}
+bool random_op(const std::string& op) {
+  return name_has(
+      op, {"rand", "normal", "bernoulli", "dropout", "uniform", "multinomial", "exponential", "cauchy", "geometric"});
+}
+bool parts(const ProbeOp& x, const ProbeOp& y) {
+  return x.op == y.op && !uninitialized(x) && x.in == y.in && x.out != y.out;
+}
 }  // namespace
 
 std::vector<Finding> first_parting_op(const RecordedTrace& a, const RecordedTrace& b, int64_t step) {
@@ -395,23 +415,20 @@ std::vector<Finding> first_parting_op(const RecordedTrace& a, const RecordedTrac
   for (size_t i = 0; i < n; ++i) {
     const ProbeOp &x = a.ops[i], &y = b.ops[i];
     std::string detail;
-    if (x.op == y.op && name_has(x.op, {"aten::empty", "aten::new_empty", "aten::resize_"}))
-      continue;  // uninitialized memory: its bytes differ every run, and mean nothing
+    if (x.op == y.op && uninitialized(x)) continue;
     if (x.op != y.op) {
       detail = fmt::format("the two runs took different ops at op {}: {} ({}) and {} ({})", x.index, x.op, x.where,
                            y.op, y.where);
-    } else if (x.in == y.in && x.out != y.out) {
-      const bool random = name_has(x.op, {"rand", "normal", "bernoulli", "dropout", "uniform", "multinomial",
-                                          "exponential", "cauchy", "geometric"});
+    } else if (parts(x, y)) {
       const bool atomics = name_has(x.op, {"index_add", "scatter_add", "scatter_reduce", "index_put", "put_",
                                            "embedding_dense_backward", "embedding_bag"});
       detail = fmt::format(
           "first op with equal inputs and different outputs: {} at {} (op {} of the rerun){}", x.op, x.where, x.index,
-          random    ? ": a random op drawing from a generator that is not seeded (or seeded from the OS); seed it"
-          : atomics ? ": a kernel known to be nondeterministic on CUDA (atomic adds); "
-                      "torch.use_deterministic_algorithms(True) picks a deterministic one or raises"
-                    : ": a kernel that is not deterministic here; torch.use_deterministic_algorithms(True) names "
-                      "or replaces it");
+          random_op(x.op) ? ": a random op drawing from a generator that is not seeded (or seeded from the OS); seed it"
+          : atomics       ? ": a kernel known to be nondeterministic on CUDA (atomic adds); "
+                            "torch.use_deterministic_algorithms(True) picks a deterministic one or raises"
+                          : ": a kernel that is not deterministic here; torch.use_deterministic_algorithms(True) names "
+                            "or replaces it");
     } else {
       continue;
     }
@@ -424,6 +441,24 @@ std::vector<Finding> first_parting_op(const RecordedTrace& a, const RecordedTrac
     return {f};
   }
   return {};
+}
+
+std::optional<PartingOp> parting_op_after_restart(const std::vector<ProbeOp>& restart,
+                                                  const std::vector<ProbeOp>& straight) {
+  size_t n = 0;  // the length of the common tail of op names
+  while (n < restart.size() && n < straight.size() &&
+         restart[restart.size() - 1 - n].op == straight[straight.size() - 1 - n].op)
+    ++n;
+  for (size_t k = n; k > 0; --k) {
+    const ProbeOp& x = restart[restart.size() - k];
+    if (!parts(x, straight[straight.size() - k])) continue;
+    return PartingOp{x, random_op(x.op) ? "a random op drawing from a generator whose state the checkpoint does not "
+                                          "hold (a torch.Generator of the script's or a module's own): save its "
+                                          "get_state() in the checkpoint and set_state() it on resume"
+                                        : "an op whose result depends on state the checkpoint does not hold, or a "
+                                          "kernel that is not deterministic"};
+  }
+  return std::nullopt;
 }
 
 std::string first_probe_difference(const RecordedTrace& a, const RecordedTrace& b) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -38,11 +39,23 @@ std::set<std::string> used_rngs(const RecordedTrace& reference);
 // optimizer, scheduler, lr values, the RNGs of `rngs`, batch, scaler).
 std::vector<std::string> differing_state(const ProbeStep& a, const ProbeStep& b, const std::set<std::string>& rngs);
 
+// Where a preempted run first departs from the uninterrupted one: in which restart (resumed at
+// which step), at which step of the uninterrupted run, and which digests differ there (none,
+// with values that differ: state the probe does not see).
+struct ResumeDeparture {
+  RestartAlignment restart;
+  int64_t step = 0;  // 1-based, as the uninterrupted run numbers it
+  std::vector<std::string> differing;
+};
+std::optional<ResumeDeparture> first_departure(const RecordedTrace& straight, const RecordedTrace& resumed,
+                                               const std::vector<RestartAlignment>& restarts);
+
 // The first step after each restart where the resumed run departs from the uninterrupted one,
 // and the missing piece(s) of state named there:
 //   resume-params-differ, resume-missing-optimizer-state, resume-missing-scheduler-state,
 //   resume-missing-rng-state, resume-missing-data-position (the batch differs while every RNG
-//   agrees), resume-missing-scaler-state.
+//   agrees), resume-missing-scaler-state; resume-state-equal-values-differ (every digest equal:
+//   check reruns the step with op-level digests, see parting_op_after_restart).
 std::vector<Finding> diagnose_resume(const RecordedTrace& straight, const RecordedTrace& resumed,
                                      const std::vector<RestartAlignment>& restarts);
 
@@ -69,6 +82,17 @@ int64_t first_probe_step_difference(const RecordedTrace& a, const RecordedTrace&
 // part, the first op whose inputs were bitwise equal and whose outputs were not, with its line
 // (a random op on an unseeded generator, a kernel with atomics). Empty when none is found.
 std::vector<Finding> first_parting_op(const RecordedTrace& a, const RecordedTrace& b, int64_t step);
+
+// After a resume that departs with every digest equal: from the restart's and the
+// uninterrupted run's op records of the departing step, aligned at their ends (the restart's
+// begin with building the model and loading the checkpoint), the first op with equal inputs
+// and different outputs, and what it means. Empty when none is found.
+struct PartingOp {
+  ProbeOp op;
+  std::string meaning;  // what state the checkpoint lacks, and the fix
+};
+std::optional<PartingOp> parting_op_after_restart(const std::vector<ProbeOp>& restart,
+                                                  const std::vector<ProbeOp>& straight);
 
 // The first step where two uninterrupted runs' probe records differ, and what differs there
 // ("" when they agree): the determinism law's evidence beyond the scalar series.
