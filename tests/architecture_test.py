@@ -1,11 +1,20 @@
-"""The targets' dependency graph, drawn from CMake, points one way.
+"""The targets' dependency graph, drawn from CMake, points one way, and each target links
+what it includes and includes what it links.
 
-usage: architecture_test.py GRAPHVIZ_DOT README [--write]
+usage: architecture_test.py GRAPHVIZ_DOT README [--sources CODEMODEL_REPLY|MAP.json SOURCE_ROOT] [--write]
 
 GRAPHVIZ_DOT is what `cmake --graphviz` wrote. Each trainproof library has a layer (LAYERS);
 a dependency on a target of the same or a lower layer (an upward edge, or a cycle) fails,
 and so does a trainproof target with no layer. docs/architecture.md's architecture section must be
-the graph as drawn here; --write puts it there."""
+the graph as drawn here; --write puts it there.
+With --sources (CMake's file API codemodel reply folder, and the source tree): an include of
+another target's headers (trainproof/LAYER/..., src/LAYER/..., scenarios/...) in a target's
+sources, or in a library's own headers, fails unless the target links that one (directly or
+through what it links); a library's direct link to another library whose headers none of its
+files include fails too."""
+import glob
+import json
+import os
 import re
 import sys
 
@@ -53,6 +62,71 @@ def read_graph(path):
     return graph
 
 
+INCLUDE = re.compile(r'^\s*#\s*include\s*"((?:trainproof|src)/([a-z_]+)/[^"]+|scenarios/[^"]+)"', re.M)
+
+
+def read_sources(reply):
+    """Target name -> its source files (paths as the codemodel gives them), from a file API reply
+    (or from a JSON file of that map, as the negative control gives it)."""
+    if os.path.isfile(reply):
+        return json.load(open(reply))
+    index = json.load(open(sorted(glob.glob(os.path.join(reply, "index-*.json")))[-1]))
+    model = next(o for o in index["objects"] if o["kind"] == "codemodel")
+    codemodel = json.load(open(os.path.join(reply, model["jsonFile"])))
+    out = {}
+    for t in codemodel["configurations"][0]["targets"]:
+        target = json.load(open(os.path.join(reply, t["jsonFile"])))
+        out[t["name"]] = [src["path"] for src in target.get("sources", [])]
+    return out
+
+
+def included_targets(path):
+    """The targets whose headers a file includes: {target: the include line's path}."""
+    out = {}
+    for m in INCLUDE.finditer(open(path, errors="replace").read()):
+        target = "trainproof_scenarios" if m.group(2) is None else f"trainproof_{m.group(2)}"
+        if target in LAYERS:
+            out.setdefault(target, m.group(1))
+    return out
+
+
+def reachable(graph, t):
+    seen, todo = set(), [t]
+    while todo:
+        for d in graph.get(todo.pop(), ()):
+            if d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return seen
+
+
+def include_problems(graph, sources, root):
+    problems = []
+    for t in sorted(sources):
+        if t not in LAYERS or t not in graph:
+            continue
+        files = [os.path.join(root, f) if not os.path.isabs(f) else f for f in sources[t]]
+        layer = t[len("trainproof_"):]
+        library = os.path.isdir(os.path.join(root, "src", layer))  # a library: its headers are its own too
+        if library:
+            files += glob.glob(os.path.join(root, "include", "trainproof", layer, "*.h"))
+            files += glob.glob(os.path.join(root, "src", layer, "**", "*.h"), recursive=True)
+        used = {}
+        for f in sorted(set(files)):
+            if os.path.isfile(f):
+                for d, line in included_targets(f).items():
+                    used.setdefault(d, (os.path.relpath(f, root), line))
+        reach = reachable(graph, t)
+        for d, (f, line) in sorted(used.items()):
+            if d != t and d not in reach:
+                problems.append(f"{t} includes {d}'s headers ({f}: {line}) but does not link {d}")
+        if library:
+            for d in sorted(graph[t]):
+                if os.path.isdir(os.path.join(root, "src", d[len("trainproof_"):])) and d not in used:
+                    problems.append(f"{t} links {d}, which none of its files include")
+    return problems
+
+
 def drawing(graph):
     lines = []
     for layer in sorted(set(LAYERS.values()), reverse=True):
@@ -75,6 +149,9 @@ def main(argv):
                 problems.append(f"{t} (layer {LAYERS[t]}) depends on {d} (layer {LAYERS[d]}): an upward edge")
     if "trainproof_core" not in graph:
         problems.append(f"no trainproof_core in {dot}: not a graph of this project")
+    if "--sources" in argv:
+        reply, root = argv[argv.index("--sources") + 1:argv.index("--sources") + 3]
+        problems += include_problems(graph, read_sources(reply), root)
     text = open(readme).read()
     want = drawing(graph)
     if BEGIN not in text or END not in text:
@@ -90,7 +167,8 @@ def main(argv):
     for p in problems:
         print("FAIL:", p)
     if not problems:
-        print(f"{len(graph)} targets, every dependency points down a layer")
+        print(f"{len(graph)} targets, every dependency points down a layer"
+              + (", each links what it includes and includes what it links" if "--sources" in argv else ""))
     return 1 if problems else 0
 
 

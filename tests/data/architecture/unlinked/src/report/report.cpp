@@ -1,0 +1,1 @@
+#include "trainproof/core/trace.h"
