@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The documents' mistakes planted, one at a time, into a training script none of us wrote:
 # nanoGPT's train.py and model.py (a checkout of https://github.com/karpathy/nanoGPT), each
-# copy changed by one line, each held by `trainproof check --runs 1` (one run: the findings),
+# copy changed by one line, each held by `trainproof check --runs 1` (one run: the findings;
+# two where two runs part: nondeterministic-op and its twin),
 # and the unmodified script first. A row per mistake: whether its id was named, and every finding
 # with its step, file:line and the text of that line (a deleted line is named where its absence
 # shows: a forgotten zero_grad at the next backward, a forgotten eval() at the forward).
@@ -47,7 +48,10 @@ plant() {
   # A resume loads the checkpoint: the first run writes it, a second resumes from it.
   [ "$id" = unsafe-torch-load ] &&
     cmd=(sh -c "$(printf '%q ' "${cmd[@]}") && $(printf '%q ' "${cmd[@]}") --init_from=resume --max_iters=31")
-  (cd "$dir" && "$bin" check --runs 1 --json "$dir/report.json" -- "${cmd[@]}" >"$dir/out.log" 2>&1)
+  # Two runs where the mistake is that two runs part; one elsewhere (the findings need one).
+  local runs=1
+  [[ $id == nondeterministic-op || $id == twin-seeded-noise ]] && runs=2
+  (cd "$dir" && "$bin" check --runs "$runs" --json "$dir/report.json" -- "${cmd[@]}" >"$dir/out.log" 2>&1)
   rc=$?
   local verdict=MISSED
   [ -z "$file" ] || [[ $id == twin-* ]] && verdict="-"
@@ -104,3 +108,11 @@ plant clip-before-unscale train.py "${cpu_scaler[@]}" "${no_unscale[@]}"
 plant twin-lambda-lr-per-step train.py "${scheduler[@]}" "${after_optimizer[@]}"
 plant scheduler-per-epoch train.py "${scheduler[@]}" "${per_eval[@]}"
 plant scheduler-before-optimizer train.py "${scheduler[@]}" "${before_optimizer[@]}"
+# Noise on the embeddings from a generator the OS seeds: two runs part, and the op is named by
+# the rerun with op-level digests; its twin seeds the generator.
+noise=('^from torch\.nn import functional as F' 'a _noise = torch.Generator(); _noise.seed()'
+       '^        x = self\.transformer\.drop\(tok_emb \+ pos_emb\)'
+       's/tok_emb + pos_emb)/tok_emb + pos_emb + 1e-3 * torch.randn(tok_emb.shape, generator=_noise))/')
+seeded=('^_noise = torch\.Generator\(\); _noise\.seed\(\)' 's/_noise\.seed()/_noise.manual_seed(0)/')
+plant twin-seeded-noise model.py "${noise[@]}" "${seeded[@]}"
+plant nondeterministic-op model.py "${noise[@]}"
