@@ -9,6 +9,7 @@
 
 #include "tests/support/hdf5_patch.h"
 #include "trainproof/core/temp_dir.h"
+#include "trainproof/report/console.h"
 #include "trainproof/runner/runner.h"
 #include "trainproof/runner/scenario.h"
 
@@ -171,6 +172,37 @@ TEST(RunnerTest, CompareReportsEqualFilesEqualAndAMovedValueDifferent) {
   const VerifyReport r = compare(differ);
   ASSERT_NE(entry(r, "one_plus_0.001_float16"), nullptr);
   EXPECT_EQ(entry(r, "one_plus_0.001_float16")->status, "FAIL");
+  EXPECT_EQ(exit_code(r), kExitMismatch);
+}
+
+// check's report: a broken law, a breaking finding or a refused golden is exit 1; an allowed
+// finding, advice and a golden written with --force over held laws are not. The console
+// prints it from the report (runner/check.cpp prints nothing).
+TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
+  CheckReport r;
+  r.laws = {{"determinism", true, "", false}, {"determinism (advice)", true, "runs differ", true}};
+  r.report.entries.emplace_back("check", "cmd", "invariant", "determinism", "pass", "", "");
+  EXPECT_EQ(exit_code(r), kExitOk);
+  Finding allowed;
+  allowed.id = "non-atomic-checkpoint";
+  allowed.allowed = true;
+  r.report.findings.push_back(allowed);
+  r.report.entries.emplace_back("check", "cmd", "finding", allowed.id, "pass", "", "");
+  EXPECT_EQ(exit_code(r), kExitOk);
+  r.golden = CheckGoldenWrite{"loop.h5", "3 execution paths, safety factor 4", {}, {}, {}, true};
+  EXPECT_EQ(exit_code(r), kExitOk);
+  r.golden->problems = {"the law 'determinism' is broken"};
+  r.golden->written = false;  // refused
+  EXPECT_EQ(exit_code(r), kExitMismatch);
+  ::testing::internal::CaptureStdout();
+  print_check_report(r);
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("    REFUSED: the law 'determinism' is broken"), std::string::npos) << out;
+  EXPECT_NE(out.find("allowed  [non-atomic-checkpoint]"), std::string::npos) << out;
+  EXPECT_NE(out.find("check: 1 laws, 1 held, 0 broken, 1 advice, 1 finding(s), golden NOT written"), std::string::npos)
+      << out;
+  r.golden.reset();
+  r.report.entries.emplace_back("check", "cmd", "invariant", "exact resume", "BROKEN", "", "");
   EXPECT_EQ(exit_code(r), kExitMismatch);
 }
 

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "src/cli/commands.h"
+#include "trainproof/report/console.h"
 #include "trainproof/runner/check.h"
 
 namespace trainproof::cli {
@@ -74,7 +75,10 @@ CliCommand check_command() {
           },
           [o] {
             if (!o->expect_lr_spec.empty()) o->expect_lr = expected_lr(o->expect_lr_spec);
-            return trainproof::check(*o);
+            const CheckReport r = trainproof::check(*o);
+            print_check_report(r);
+            write_reports(o->reports, r.report);
+            return exit_code(r);
           }};
 }
 

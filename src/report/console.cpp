@@ -191,6 +191,42 @@ void print_regen_report(const RegenReport& r) {
                fmt::join(r.refused, ", "));
 }
 
+void print_check_report(const CheckReport& r) {
+  if (const auto& g = r.golden) {
+    fmt::print("\n{} ({}):\n", g->path, g->made_of);
+    print_changes(g->changes);
+    for (const auto& line : g->series) fmt::print("    {}\n", line);
+    for (const auto& p : g->problems) fmt::print("    {}: {}\n", g->written ? "FORCED (--force)" : "REFUSED", p);
+    if (g->written)
+      fmt::print("wrote {}\n", g->path);
+    else
+      fmt::print(stderr, "check: refused to write {} (see REFUSED above; --force writes it anyway)\n", g->path);
+  }
+  fmt::print("\n{:<8} {}\n", "status", "law");
+  size_t held = 0, advice = 0;
+  for (const auto& l : r.laws) {
+    fmt::print("{:<8} {}\n", l.advice ? "advice" : l.held ? "held" : "BROKEN", l.name);
+    if (!l.detail.empty()) fmt::print("    -> {}\n", l.detail);
+    (l.advice ? advice : held) += l.held ? 1 : 0;
+  }
+  const auto& findings = r.report.findings;
+  if (!findings.empty()) fmt::print("\n{:<8} {}\n", "status", "finding");
+  for (const auto& f : findings) {
+    const std::string step = f.step >= 0 ? fmt::format(" at step {}", f.step) : "";
+    const std::string where = f.where.empty() ? "" : fmt::format(" ({})", f.where);
+    fmt::print("{:<8} [{}] {}{}{}\n    -> {}\n",
+               f.allowed  ? "allowed"
+               : f.advice ? "advice"
+                          : "BROKEN",
+               f.id, f.law, step, where, f.detail);
+  }
+  const size_t laws = r.laws.size() - advice;
+  fmt::print("\ncheck: {} laws, {} held, {} broken{}, {} finding(s){}, {:.1f} s{}\n", laws, held, laws - held,
+             advice ? fmt::format(", {} advice", advice) : "", findings.size(),
+             r.golden && !r.golden->written ? ", golden NOT written" : "", r.report.seconds,
+             r.kept.empty() ? "" : "; runs kept in " + r.kept);
+}
+
 void print_tolerances(const std::vector<ToleranceRow>& rows) {
   fmt::print("{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}\n", "scenario", "dev", "series", "dtype", "catches",
              "cross tolerance", "provenance");

@@ -106,6 +106,11 @@ int exit_code(const VerifyReport& r) {
   return bad_input ? kExitBadInput : internal ? kExitInternal : mismatch ? kExitMismatch : kExitOk;
 }
 
+int exit_code(const CheckReport& r) {
+  const bool refused = r.golden && !r.golden->written;
+  return tally(r.report.entries).failed || refused ? kExitMismatch : kExitOk;
+}
+
 void write_reports(const ReportFiles& files, const VerifyReport& r) {
   if (!files.json.empty()) write_json_report(files.json, r);
   if (!files.junit.empty()) write_junit_report(files.junit, r);

@@ -33,7 +33,6 @@
 #include "trainproof/core/recorded_trace.h"
 #include "trainproof/core/temp_dir.h"
 #include "trainproof/golden/golden_store.h"
-#include "trainproof/report/console.h"
 #include "trainproof/report/report.h"
 #include "trainproof/runner/fingerprint.h"
 #include "trainproof/runner/runner.h"
@@ -273,12 +272,7 @@ class WriteWatch {
   std::vector<std::string> open_;
 };
 
-struct Law {
-  std::string name;
-  bool held;
-  std::string detail;
-  bool advice = false;  // reported, never broken (determinism in the band lane)
-};
+using Law = CheckLaw;  // report.h: held, broken, or advice (said, never broken)
 
 // Progress on stderr: which run of how many, and the time so far.
 class Progress {
@@ -563,18 +557,14 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
   return {name, true, fmt::format("{} steps, final parameters equal{}", resumed.steps.size(), where)};
 }
 
-// Refused (each problem printed, nothing written) while a law is broken or a series moves
-// beyond its ceiling, unless --force (then each is printed and kept in the golden as forced);
-// otherwise the golden written atomically. Returns whether it was written.
-bool write_check_golden(const CheckOptions& o, const std::vector<std::string>& problems, int64_t schema,
-                        DeviceGolden group) {
-  if (!problems.empty() && !o.force) {
-    for (const auto& p : problems) fmt::print("    REFUSED: {}\n", p);
-    fmt::print(stderr, "check: refused to write {} (see REFUSED above; --force writes it anyway)\n", o.golden.string());
-    return false;
-  }
-  for (const auto& p : problems) fmt::print("    FORCED (--force): {}\n", p);
-  group.forced = fmt::format("{}", fmt::join(problems, "\n"));
+// Refused (nothing written) while a law is broken or a series moves beyond its ceiling, unless
+// --force (then each problem is kept in the golden as forced); otherwise the golden written
+// atomically. `out` says which, and why.
+void write_check_golden(const CheckOptions& o, std::vector<std::string> problems, int64_t schema, DeviceGolden group,
+                        CheckGoldenWrite& out) {
+  out.problems = std::move(problems);
+  if (!out.problems.empty() && !o.force) return;
+  group.forced = fmt::format("{}", fmt::join(out.problems, "\n"));
   GoldenFile g;
   g.schema_version = schema;
   g.scenario = o.golden.stem().string();
@@ -583,16 +573,15 @@ bool write_check_golden(const CheckOptions& o, const std::vector<std::string>& p
   g.devices[kCheckGroup] = std::move(group);
   if (o.golden.has_parent_path()) fs::create_directories(o.golden.parent_path());
   write_golden(o.golden, g);
-  fmt::print("wrote {}\n", o.golden.string());
-  return true;
+  out.written = true;
 }
 
 // --regen: the command once more under each other execution path, the spread of every series
 // across them, and the golden written atomically with what changed. Refused (nothing written)
 // while a law is broken or a series moves beyond its ceiling, unless --force.
-bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const std::vector<Law>& laws,
-                  const CheckOptions& o, const std::optional<Tolerance>& ceiling, const std::vector<ExecPath>& paths,
-                  Progress& progress) {
+CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& straight, const std::vector<Law>& laws,
+                              const CheckOptions& o, const std::optional<Tolerance>& ceiling,
+                              const std::vector<ExecPath>& paths, Progress& progress) {
   Trace t = to_trace(straight);
   std::vector<std::string> problems;
   for (const auto& l : laws)
@@ -641,12 +630,15 @@ bool regen_golden(const Launcher& launch, const RecordedTrace& straight, const s
   const std::vector<RegenChange> changes = describe_changes(before ? &before->trace : nullptr, t, "check", kCheckGroup);
   std::vector<ToleranceRow> rows;
   add_tolerance_rows("check", kCheckGroup, t, rows);
-  fmt::print("\n{} ({} execution paths, safety factor {}):\n", o.golden.string(), measured.size(), factor);
-  print_changes(changes);
   if (!o.markdown.empty()) write_regen_markdown(o.markdown, changes, rows);
-  return write_check_golden(
-      o, problems, kGoldenSchemaVersion,
-      {current_fingerprint(c10::Device("cpu")), std::move(t), paths_json(measured), "", std::nullopt});
+  CheckGoldenWrite out;
+  out.path = o.golden.string();
+  out.made_of = fmt::format("{} execution paths, safety factor {}", measured.size(), factor);
+  out.changes = changes;
+  write_check_golden(o, std::move(problems), kGoldenSchemaVersion,
+                     {current_fingerprint(c10::Device("cpu")), std::move(t), paths_json(measured), "", std::nullopt},
+                     out);
+  return out;
 }
 
 // The statistical lane (core/band.h), for a loop whose runs are not bitwise equal.
@@ -689,7 +681,8 @@ std::vector<Trace> traces_of(const std::vector<RecordedTrace>& runs) {
 }
 
 // --regen --band: the runs' mean and spread per series and step, and each run's final values.
-bool regen_band(const std::vector<RecordedTrace>& runs, const std::vector<Law>& laws, const CheckOptions& o) {
+CheckGoldenWrite regen_band(const std::vector<RecordedTrace>& runs, const std::vector<Law>& laws,
+                            const CheckOptions& o) {
   const std::string varied =
       o.seed_arg.empty() ? "repeats" : fmt::format("{} (seeds 0..{})", o.seed_arg, runs.size() - 1);
   BandGolden b;
@@ -698,21 +691,23 @@ bool regen_band(const std::vector<RecordedTrace>& runs, const std::vector<Law>& 
   } catch (const std::invalid_argument& e) {
     throw BadInput(fmt::format("check --band: {}", e.what()));
   }
-  fmt::print(
-      "\n{} (a band of {} runs over {}; held at k = {:.3g} spreads by default, family-wise alpha {} over {} "
-      "steps x series):\n",
-      o.golden.string(), b.band.runs, varied, default_band_k(b.band.runs, band_points(b.band)), kBandFamilyAlpha,
-      band_points(b.band));
+  CheckGoldenWrite out;
+  out.path = o.golden.string();
+  out.made_of = fmt::format(
+      "a band of {} runs over {}; held at k = {:.3g} spreads by default, family-wise alpha {} over {} steps x series",
+      b.band.runs, varied, default_band_k(b.band.runs, band_points(b.band)), kBandFamilyAlpha, band_points(b.band));
   for (const auto& [series, finals] : b.band.finals) {
     const auto& spread = b.band.spread.at(series);
-    fmt::print("    {:<12} final {:.9g} +- {:.3g} over the runs, widest step spread {:.3g}\n", series,
-               b.mean.find(series)->values.back(), spread.back(), *std::max_element(spread.begin(), spread.end()));
+    out.series.push_back(fmt::format("{:<12} final {:.9g} +- {:.3g} over the runs, widest step spread {:.3g}", series,
+                                     b.mean.find(series)->values.back(), spread.back(),
+                                     *std::max_element(spread.begin(), spread.end())));
   }
   std::vector<std::string> problems;
   for (const auto& l : laws)
     if (!l.held) problems.push_back(fmt::format("the law '{}' is broken", l.name));
-  return write_check_golden(o, problems, kBandGoldenSchemaVersion,
-                            {current_fingerprint(c10::Device("cpu")), std::move(b.mean), "[]", "", std::move(b.band)});
+  write_check_golden(o, std::move(problems), kBandGoldenSchemaVersion,
+                     {current_fingerprint(c10::Device("cpu")), std::move(b.mean), "[]", "", std::move(b.band)}, out);
+  return out;
 }
 
 // A band golden held: every run within k spreads at every step, and with two runs or more
@@ -784,47 +779,30 @@ void op_rerun(const Launcher& launch, const RecordedTrace& a, const RecordedTrac
   for (auto& f : first_parting_op(reruns[0], reruns[1], step)) findings.push_back(std::move(f));
 }
 
-// The findings, printed after the laws (id, step, file:line, what to fix), and as report entries
-// (JUnit, HTML); --allow accepts one knowingly.
+// The findings as report entries (JUnit, HTML), each id once (the same id from two runs: a load
+// in the first start and a restart); --allow accepts one knowingly.
 void report_findings(VerifyReport& report, const std::vector<std::string>& allow) {
-  if (report.findings.empty()) return;
-  std::vector<Finding> once;  // the same id from two runs (a load in the first start and a restart)
+  std::vector<Finding> once;
   for (auto& f : report.findings)
     if (std::none_of(once.begin(), once.end(), [&](const Finding& g) { return g.id == f.id; })) once.push_back(f);
   report.findings = std::move(once);
-  fmt::print("\n{:<8} {}\n", "status", "finding");
   for (auto& f : report.findings) {
     f.allowed = std::find(allow.begin(), allow.end(), f.id) != allow.end();
-    const std::string status = f.allowed ? "allowed" : f.advice ? "advice" : "BROKEN";
     const std::string step = f.step >= 0 ? fmt::format(" at step {}", f.step) : "";
     const std::string where = f.where.empty() ? "" : fmt::format(" ({})", f.where);
-    fmt::print("{:<8} [{}] {}{}{}\n    -> {}\n", status, f.id, f.law, step, where, f.detail);
     report.entries.emplace_back("check", "cmd", "finding", f.id, f.breaks() ? "BROKEN" : "pass", "",
                                 fmt::format("{}{}{}: {}", f.law, step, where, f.detail));
   }
 }
 
-// The laws, then the findings, then one line of counts; the reports written. Exit 1 when a
-// law is broken or a golden was refused.
-int conclude(const CheckOptions& o, const std::vector<Law>& laws, VerifyReport& report, bool refused,
-             const Progress& progress, const fs::path& work) {
-  fmt::print("\n{:<8} {}\n", "status", "law");
-  for (const auto& l : laws) {
-    fmt::print("{:<8} {}\n", l.advice ? "advice" : l.held ? "held" : "BROKEN", l.name);
-    if (!l.detail.empty()) fmt::print("    -> {}\n", l.detail);
+// The laws, then the findings, as the report's entries, and what the console prints.
+CheckReport conclude(const CheckOptions& o, std::vector<Law> laws, VerifyReport report,
+                     std::optional<CheckGoldenWrite> golden, const Progress& progress, const fs::path& work) {
+  for (const auto& l : laws)
     report.entries.emplace_back("check", "cmd", "invariant", l.name, l.held ? "pass" : "BROKEN", "", l.detail);
-  }
   report_findings(report, o.allow);
   report.seconds = progress.seconds();
-  const Tally n = tally(report.entries);
-  size_t held = 0, advice = 0;
-  for (const auto& l : laws) (l.advice ? advice : held) += l.held ? 1 : 0;
-  fmt::print("\ncheck: {} laws, {} held, {} broken{}, {} finding(s){}, {:.1f} s{}\n", laws.size() - advice, held,
-             laws.size() - advice - held, advice ? fmt::format(", {} advice", advice) : "", report.findings.size(),
-             refused ? ", golden NOT written" : "", report.seconds,
-             o.keep.empty() ? "" : "; runs kept in " + work.string());
-  write_reports(o.reports, report);
-  return n.failed || refused ? kExitMismatch : kExitOk;
+  return {std::move(report), std::move(laws), std::move(golden), o.keep.empty() ? "" : work.string()};
 }
 
 // Which options each lane takes: the exact lane (bitwise determinism, one or two runs) or the
@@ -856,7 +834,7 @@ void check_lane_options(const CheckOptions& o, bool band) {
 
 }  // namespace
 
-int check(const CheckOptions& o) {
+CheckReport check(const CheckOptions& o) {
   if (o.command.empty()) throw BadInput("check: give the training command after --");
   if (o.kills < 0) throw BadInput(fmt::format("--kills {}: must be 0 or more", o.kills));
   if (o.regen && o.golden.empty()) throw BadInput("check --regen: name the golden to write with --golden FILE");
@@ -893,7 +871,7 @@ int check(const CheckOptions& o) {
                     static_cast<int>(paths.empty() ? 0 : paths.size() - 1));
   std::vector<Law> laws;
   VerifyReport report;
-  bool refused = false;
+  std::optional<CheckGoldenWrite> written;
   if (band) {
     const auto runs = band_runs(launch, o, o.runs, o.regen ? 0 : golden->band->runs, progress);
     report.findings = script_findings(runs[0]);
@@ -901,8 +879,8 @@ int check(const CheckOptions& o) {
     if (golden)
       for (auto& l : band_laws(*golden, runs, o)) laws.push_back(std::move(l));
     if (runs.size() > 1) laws.push_back(determinism_advice(runs));
-    if (o.regen) refused = !regen_band(runs, laws, o);
-    return conclude(o, laws, report, refused, progress, work);
+    if (o.regen) written = regen_band(runs, laws, o);
+    return conclude(o, std::move(laws), std::move(report), std::move(written), progress, work);
   }
 
   // The uninterrupted run: it must work, and record something, before any law means anything.
@@ -956,8 +934,8 @@ int check(const CheckOptions& o) {
   if (!o.expect_lr.empty()) laws.push_back(schedule_law(a, o));
 
   if (golden) laws.push_back(golden_law(to_trace(a), *golden, o, report));
-  if (o.regen) refused = !regen_golden(launch, a, laws, o, ceiling, paths, progress);
-  return conclude(o, laws, report, refused, progress, work);
+  if (o.regen) written = regen_golden(launch, a, laws, o, ceiling, paths, progress);
+  return conclude(o, std::move(laws), std::move(report), std::move(written), progress, work);
 }
 
 }  // namespace trainproof

@@ -1,4 +1,4 @@
-// The console reporter: what verify, compare, regen and tolerances print for people (stdout;
+// The console reporter: what verify, compare, regen, check and tolerances print for people (stdout;
 // warnings also on stderr). The file writers are in report.h.
 #pragma once
 
@@ -23,6 +23,9 @@ void print_regen_report(const RegenReport& r);
 
 // What a fresh golden changes, a series per two lines (regen, check --regen).
 void print_changes(const std::vector<RegenChange>& changes);
+
+// check: the golden written or refused (--regen), the laws, the findings, and a line of counts.
+void print_check_report(const CheckReport& r);
 
 // tolerances: a row per golden series.
 void print_tolerances(const std::vector<ToleranceRow>& rows);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -157,5 +158,33 @@ void write_regen_markdown(const std::filesystem::path& path, const std::vector<R
                           const std::vector<ToleranceRow>& tolerances);
 void write_regen_markdown(const std::filesystem::path& path, const RegenReport& r);
 void write_tolerance_markdown(const std::filesystem::path& path, const std::vector<ToleranceRow>& rows);
+
+// A law `trainproof check` holds a command to (runner/check.h): held or broken; advice is said
+// and never breaks (determinism in the band lane).
+struct CheckLaw {
+  std::string name;
+  bool held = false;
+  std::string detail;
+  bool advice = false;
+};
+// check --regen: the golden written, or refused.
+struct CheckGoldenWrite {
+  std::string path;
+  std::string made_of;                // "3 execution paths, safety factor 4", or the band's runs and width
+  std::vector<RegenChange> changes;   // an exact golden: each series against the old golden's
+  std::vector<std::string> series;    // a band golden: a line per series (its final value and spread)
+  std::vector<std::string> problems;  // each refuses the golden, unless --force (then kept in it as forced)
+  bool written = false;
+};
+// What check found: the laws in the order they were held, the findings (in `report`, with the
+// laws and findings as its entries, for the report files) and the golden written or refused.
+struct CheckReport {
+  VerifyReport report;
+  std::vector<CheckLaw> laws;
+  std::optional<CheckGoldenWrite> golden;  // --regen
+  std::string kept;                        // --keep: where the runs are
+};
+// 1 when a law or a finding breaks, or the golden was refused; else 0.
+int exit_code(const CheckReport& r);
 
 }  // namespace trainproof

@@ -77,8 +77,9 @@ struct CheckOptions {
 // Findings (probe_findings.h) name what breaks a law: the missing piece of state of a broken
 // resume (resume-missing-rng-state, ...), a non-atomic checkpoint; each with the step and the
 // script's file:line.
-// Exit 0 all hold, 1 one is broken, 2 bad input (the command is not found, fails on its first
-// uninterrupted run, records no trace, the golden is missing or unreadable), 3 internal error.
-int check(const CheckOptions& o);
+// Returns the report (report.h; console.h prints it, exit_code() is its exit code: 0 all hold,
+// 1 one is broken). Bad input (the command is not found, fails on its first uninterrupted run,
+// records no trace, the golden is missing or unreadable) throws BadInput: exit 2.
+CheckReport check(const CheckOptions& o);
 
 }  // namespace trainproof
