@@ -128,7 +128,7 @@ TEST(RunnerTest, VerifyReturnsAReportWithoutStartingAProcess) {
   o.golden_dir = "golden";
   const VerifyReport r = verify(o);
   ASSERT_NE(entry(r, "one_plus_0.001_float16"), nullptr);
-  for (const auto& e : r.entries) EXPECT_TRUE(e.passed()) << e.name << ": " << e.status << " " << e.detail;
+  for (const auto& e : r.entries) EXPECT_TRUE(e.passed()) << e.name << ": " << status_text(e.status) << " " << e.detail;
   EXPECT_EQ(exit_code(r), kExitOk);
 }
 
@@ -144,7 +144,7 @@ TEST(RunnerTest, VerifyReportsAMovedGoldenValue) {
   const VerifyReport r = verify(o);
   const ReportEntry* e = entry(r, "one_plus_0.001_float16");
   ASSERT_NE(e, nullptr);
-  EXPECT_EQ(e->status, "FAIL");
+  EXPECT_EQ(e->status, Status::kFail);
   EXPECT_EQ(exit_code(r), kExitMismatch);
 }
 
@@ -156,7 +156,7 @@ TEST(RunnerTest, VerifyReportsAMissingGoldenAsBadInput) {
   o.golden_dir = dir.path();
   const VerifyReport r = verify(o);
   ASSERT_EQ(r.entries.size(), 1u);
-  EXPECT_EQ(r.entries[0].status, "BAD INPUT");
+  EXPECT_EQ(r.entries[0].status, Status::kBadInput);
   EXPECT_NE(r.entries[0].detail.find(kScenario), std::string::npos) << r.entries[0].detail;
   EXPECT_EQ(exit_code(r), kExitBadInput);
 }
@@ -171,7 +171,7 @@ TEST(RunnerTest, CompareReportsEqualFilesEqualAndAMovedValueDifferent) {
   differ.observed = moved;
   const VerifyReport r = compare(differ);
   ASSERT_NE(entry(r, "one_plus_0.001_float16"), nullptr);
-  EXPECT_EQ(entry(r, "one_plus_0.001_float16")->status, "FAIL");
+  EXPECT_EQ(entry(r, "one_plus_0.001_float16")->status, Status::kFail);
   EXPECT_EQ(exit_code(r), kExitMismatch);
 }
 
@@ -181,13 +181,13 @@ TEST(RunnerTest, CompareReportsEqualFilesEqualAndAMovedValueDifferent) {
 TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
   CheckReport r;
   r.laws = {{"determinism", true, "", false}, {"determinism (advice)", true, "runs differ", true}};
-  r.report.entries.emplace_back("check", "cmd", "invariant", "determinism", "pass", "", "");
+  r.report.entries.emplace_back("check", "cmd", "invariant", "determinism", Status::kPass, "", "");
   EXPECT_EQ(exit_code(r), kExitOk);
   Finding allowed;
   allowed.id = "non-atomic-checkpoint";
   allowed.allowed = true;
   r.report.findings.push_back(allowed);
-  r.report.entries.emplace_back("check", "cmd", "finding", allowed.id, "pass", "", "");
+  r.report.entries.emplace_back("check", "cmd", "finding", allowed.id, Status::kPass, "", "");
   EXPECT_EQ(exit_code(r), kExitOk);
   r.golden = CheckGoldenWrite{"loop.h5", "3 execution paths, safety factor 4", {}, {}, {}, true};
   EXPECT_EQ(exit_code(r), kExitOk);
@@ -202,7 +202,7 @@ TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
   EXPECT_NE(out.find("check: 1 laws, 1 held, 0 broken, 1 advice, 1 finding(s), golden NOT written"), std::string::npos)
       << out;
   r.golden.reset();
-  r.report.entries.emplace_back("check", "cmd", "invariant", "exact resume", "BROKEN", "", "");
+  r.report.entries.emplace_back("check", "cmd", "invariant", "exact resume", Status::kBroken, "", "");
   EXPECT_EQ(exit_code(r), kExitMismatch);
 }
 

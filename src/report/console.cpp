@@ -24,19 +24,19 @@ void print_results(const std::vector<ReportEntry>& entries) {
     if (e.kind == "invariant") continue;
     const bool series = e.kind == "series";
     fmt::print("{:<20} {:<{}} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", e.scenario, e.device, dev_wide, e.name, wide,
-               e.status, series ? short_num(e.max_abs) : "", series ? short_num(e.max_rel) : "",
+               status_text(e.status), series ? short_num(e.max_abs) : "", series ? short_num(e.max_rel) : "",
                series ? std::to_string(e.max_ulp) : "",
                e.first_divergence >= 0 ? std::to_string(e.first_divergence) : (series ? "-" : ""),
                series ? e.tolerance + (e.cross_environment ? " [cross]" : "") : "");
-    if (e.status != "pass" && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
+    if (e.status != Status::kPass && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
   }
   bool header = false;
   for (const auto& e : entries) {
     if (e.kind != "invariant") continue;
     if (!header) fmt::print("\n{:<20} {:<{}} {:<9} {}\n", "scenario", "dev", dev_wide, "status", "invariant");
     header = true;
-    fmt::print("{:<20} {:<{}} {:<9} {}\n", e.scenario, e.device, dev_wide, e.status, e.name);
-    if (e.status != "pass" && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
+    fmt::print("{:<20} {:<{}} {:<9} {}\n", e.scenario, e.device, dev_wide, status_text(e.status), e.name);
+    if (e.status != Status::kPass && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
   }
 }
 

@@ -96,11 +96,57 @@ std::string short_num(double v) {
   return std::isfinite(v) ? fmt::format("{:.3g}", v) : (std::isnan(v) ? "nan" : "inf");
 }
 
+const char* status_text(Status s) {
+  switch (s) {
+    case Status::kPass:
+      return "pass";
+    case Status::kFail:
+      return "FAIL";
+    case Status::kMissing:
+      return "MISSING";
+    case Status::kNew:
+      return "NEW";
+    case Status::kLength:
+      return "LENGTH";
+    case Status::kDType:
+      return "DTYPE";
+    case Status::kBroken:
+      return "BROKEN";
+    case Status::kBadInput:
+      return "BAD INPUT";
+    case Status::kError:
+      return "ERROR";
+    case Status::kSkipped:
+      return "skipped";
+    case Status::kNotVerified:
+      return "NOT VERIFIED";
+  }
+  return "?";
+}
+
+Status status_of(Verdict v) {
+  switch (v) {
+    case Verdict::kPass:
+      return Status::kPass;
+    case Verdict::kFail:
+      return Status::kFail;
+    case Verdict::kMissingSeries:
+      return Status::kMissing;
+    case Verdict::kNewSeries:
+      return Status::kNew;
+    case Verdict::kLengthMismatch:
+      return Status::kLength;
+    case Verdict::kDTypeMismatch:
+      return Status::kDType;
+  }
+  return Status::kError;
+}
+
 int exit_code(const VerifyReport& r) {
   bool bad_input = false, internal = false, mismatch = false;
   for (const auto& e : r.entries) {
-    bad_input = bad_input || e.status == "BAD INPUT";
-    internal = internal || e.status == "ERROR";
+    bad_input = bad_input || e.status == Status::kBadInput;
+    internal = internal || e.status == Status::kError;
     mismatch = mismatch || e.failed();
   }
   return bad_input ? kExitBadInput : internal ? kExitInternal : mismatch ? kExitMismatch : kExitOk;
@@ -139,8 +185,8 @@ void write_json_report(const std::filesystem::path& path, const VerifyReport& r)
   j["verdicts"] = r.verdicts;
   j["results"] = nlohmann::json::array();
   for (const auto& e : r.entries) {
-    nlohmann::json x = {{"scenario", e.scenario}, {"device", e.device}, {"kind", e.kind},
-                        {"name", e.name},         {"status", e.status}, {"detail", e.detail}};
+    nlohmann::json x = {{"scenario", e.scenario},          {"device", e.device}, {"kind", e.kind}, {"name", e.name},
+                        {"status", status_text(e.status)}, {"detail", e.detail}};
     if (e.kind == "series") {
       x["tolerance"] = e.tolerance;
       x["cross_environment"] = e.cross_environment;
@@ -177,14 +223,15 @@ void write_junit_report(const std::filesystem::path& path, const VerifyReport& r
     if (e.skipped()) {
       ++skipped;
       cases += fmt::format(R"(<skipped message="{}"/>)", xml_escape(e.detail));
-    } else if (e.status == "BAD INPUT" || e.status == "ERROR") {
+    } else if (e.status == Status::kBadInput || e.status == Status::kError) {
       ++errors;
-      cases += fmt::format(R"(<error message="{}">{}</error>)", xml_escape(e.status), xml_escape(e.detail));
+      cases +=
+          fmt::format(R"(<error message="{}">{}</error>)", xml_escape(status_text(e.status)), xml_escape(e.detail));
     } else if (e.failed()) {
       ++failures;
-      const std::string msg = e.first_divergence >= 0
-                                  ? fmt::format("{}: first divergence at [{}]", e.status, e.first_divergence)
-                                  : e.status;
+      const std::string msg = e.first_divergence >= 0 ? fmt::format("{}: first divergence at [{}]",
+                                                                    status_text(e.status), e.first_divergence)
+                                                      : std::string(status_text(e.status));
       cases += fmt::format(R"(<failure message="{}">{}</failure>)", xml_escape(msg), xml_escape(e.detail));
     }
     cases += "</testcase>\n";
@@ -204,13 +251,13 @@ void write_html_report(const std::filesystem::path& path, const VerifyReport& r)
     summary += fmt::format(
         R"(<tr><td>{}</td><td>{}</td><td>{}</td><td style="color:{};font-weight:bold">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>)",
         xml_escape(e.scenario), xml_escape(e.device),
-        xml_escape(e.kind == "invariant" ? "invariant: " + e.name : e.name), color, xml_escape(e.status),
+        xml_escape(e.kind == "invariant" ? "invariant: " + e.name : e.name), color, xml_escape(status_text(e.status)),
         e.kind == "series" ? short_num(e.max_abs) : "", e.kind == "series" ? short_num(e.max_rel) : "",
         e.first_divergence >= 0 ? std::to_string(e.first_divergence) : "", xml_escape(e.detail));
     if (e.kind == "series" && (!e.golden.empty() || !e.observed.empty()))
       plots += fmt::format(
           R"(<figure><figcaption><b>{}/{}</b> {} <span style="color:{}">{}</span> (tolerance {})</figcaption>{}</figure>)",
-          xml_escape(e.scenario), xml_escape(e.device), xml_escape(e.name), color, xml_escape(e.status),
+          xml_escape(e.scenario), xml_escape(e.device), xml_escape(e.name), color, xml_escape(status_text(e.status)),
           xml_escape(e.tolerance), svg_plot(e));
   }
   std::string fp, unverified;

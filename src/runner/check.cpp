@@ -790,7 +790,7 @@ void report_findings(VerifyReport& report, const std::vector<std::string>& allow
     f.allowed = std::find(allow.begin(), allow.end(), f.id) != allow.end();
     const std::string step = f.step >= 0 ? fmt::format(" at step {}", f.step) : "";
     const std::string where = f.where.empty() ? "" : fmt::format(" ({})", f.where);
-    report.entries.emplace_back("check", "cmd", "finding", f.id, f.breaks() ? "BROKEN" : "pass", "",
+    report.entries.emplace_back("check", "cmd", "finding", f.id, f.breaks() ? Status::kBroken : Status::kPass, "",
                                 fmt::format("{}{}{}: {}", f.law, step, where, f.detail));
   }
 }
@@ -799,7 +799,8 @@ void report_findings(VerifyReport& report, const std::vector<std::string>& allow
 CheckReport conclude(const CheckOptions& o, std::vector<Law> laws, VerifyReport report,
                      std::optional<CheckGoldenWrite> golden, const Progress& progress, const fs::path& work) {
   for (const auto& l : laws)
-    report.entries.emplace_back("check", "cmd", "invariant", l.name, l.held ? "pass" : "BROKEN", "", l.detail);
+    report.entries.emplace_back("check", "cmd", "invariant", l.name, l.held ? Status::kPass : Status::kBroken, "",
+                                l.detail);
   report_findings(report, o.allow);
   report.seconds = progress.seconds();
   return {std::move(report), std::move(laws), std::move(golden), o.keep.empty() ? "" : work.string()};

@@ -114,14 +114,14 @@ const DeviceGolden* golden_group(const GoldenSlot& slot, const std::string& scen
                                  const std::string& label, const fs::path& dir, MissingGroup missing,
                                  VerifyReport& report) {
   if (!slot.file) {
-    report.entries.emplace_back(scenario, label, "run", "(golden)", "BAD INPUT", "", slot.error);
+    report.entries.emplace_back(scenario, label, "run", "(golden)", Status::kBadInput, "", slot.error);
     return nullptr;
   }
   auto g = slot.file->devices.find(dev);
   if (g == slot.file->devices.end()) {
     const bool tolerated = missing == MissingGroup::kNotVerified;
     report.entries.emplace_back(
-        scenario, label, "run", "(golden)", tolerated ? kNotVerified : "BAD INPUT", "",
+        scenario, label, "run", "(golden)", tolerated ? Status::kNotVerified : Status::kBadInput, "",
         fmt::format("{}: no /{} group (run `trainproof regen {} --device {}` on such a machine)",
                     golden_path(dir, scenario).string(), dev, scenario, dev));
     return nullptr;
@@ -143,7 +143,8 @@ bool check_run(const std::string& scenario, const std::string& label, const Devi
   }
   for (const auto& inv : observed.invariants) {
     ok = ok && inv.held;
-    report.entries.emplace_back(scenario, label, "invariant", inv.name, inv.held ? "pass" : "BROKEN", "", inv.detail);
+    report.entries.emplace_back(scenario, label, "invariant", inv.name, inv.held ? Status::kPass : Status::kBroken, "",
+                                inv.detail);
   }
   return ok;
 }
@@ -184,7 +185,8 @@ void check_printed_lines(const ScenarioDef& def, const std::string& label, const
     detail = fmt::format("{}/{} document lines exactly", equal, doc.size());
     if (last_digit) detail += fmt::format(", {} within one unit of a number's last digit (cross-machine)", last_digit);
   }
-  report.entries.emplace_back(def.name, label, "document", "printed lines", first.empty() ? "pass" : "FAIL",
+  report.entries.emplace_back(def.name, label, "document", "printed lines",
+                              first.empty() ? Status::kPass : Status::kFail,
                               cross ? "exact, or the last digit +-1 [cross]" : "exact", detail);
 }
 
@@ -225,18 +227,18 @@ VerifyReport verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>
     const std::string label = "cpu@" + run.path.name;
     const size_t first = report.entries.size();
     if (!run.recording) {
-      report.entries.emplace_back("(all)", label, "run", "(path)", "ERROR", "", run.error);
+      report.entries.emplace_back("(all)", label, "run", "(path)", Status::kError, "", run.error);
     } else {
       bool noted = false;
       for (const auto& name : names) {
         const DeviceGolden& g = goldens.at(name).file->devices.at("cpu");
         auto rec = run.recording->scenarios.find(name);
         if (rec == run.recording->scenarios.end()) {
-          report.entries.emplace_back(name, label, "run", "(run)", "ERROR", "", "not recorded");
+          report.entries.emplace_back(name, label, "run", "(run)", Status::kError, "", "not recorded");
         } else if (rec->second.status == "skipped") {
-          report.entries.emplace_back(name, label, "run", "(all)", "skipped", "", rec->second.reason);
+          report.entries.emplace_back(name, label, "run", "(all)", Status::kSkipped, "", rec->second.reason);
         } else if (rec->second.status != "ok") {
-          report.entries.emplace_back(name, label, "run", "(run)", "ERROR", "", rec->second.reason);
+          report.entries.emplace_back(name, label, "run", "(run)", Status::kError, "", rec->second.reason);
         } else {
           const auto diffs = fingerprint_diff(g.fingerprint, run.recording->fingerprint);
           if (!noted)
@@ -268,7 +270,7 @@ VerifyReport verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>
 }  // namespace
 
 ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross) {
-  ReportEntry e(scenario, dev, "series", c.series, std::string(verdict_name(c.verdict)), c.tolerance, c.detail);
+  ReportEntry e(scenario, dev, "series", c.series, status_of(c.verdict), c.tolerance, c.detail);
   e.max_abs = c.max_abs;
   e.max_rel = c.max_rel;
   e.max_ulp = c.max_ulp;
@@ -297,8 +299,8 @@ VerifyReport verify(const VerifyOptions& o) {
       const DeviceGolden* g = golden_group(goldens.at(def.name), def.name, dev, dev, o.golden_dir,
                                            missing_group_policy(dev, o.device, o.require_all_devices), report);
       if (!g) {
-        fmt::print(stderr, "{}\n", report.entries.back().status);
-        if (report.entries.back().status == kNotVerified) unverified[dev].push_back(def.name);
+        fmt::print(stderr, "{}\n", status_text(report.entries.back().status));
+        if (report.entries.back().status == Status::kNotVerified) unverified[dev].push_back(def.name);
         continue;
       }
       Trace observed;
@@ -306,11 +308,11 @@ VerifyReport verify(const VerifyOptions& o) {
         observed = run_scenario(def, c10::Device(dev), /*echo=*/false);
       } catch (const Skipped& s) {
         fmt::print(stderr, "skipped ({})\n", s.what());
-        report.entries.emplace_back(def.name, dev, "run", "(all)", "skipped", "", s.what());
+        report.entries.emplace_back(def.name, dev, "run", "(all)", Status::kSkipped, "", s.what());
         continue;
       } catch (const std::exception& e) {
         fmt::print(stderr, "ERROR\n");
-        report.entries.emplace_back(def.name, dev, "run", "(run)", "ERROR", "", e.what());
+        report.entries.emplace_back(def.name, dev, "run", "(run)", Status::kError, "", e.what());
         continue;
       }
       if (!g->forced.empty())
@@ -582,7 +584,7 @@ void compare_files(const CompareOptions& o, const fs::path& reference, const fs:
     }
     if (across && (c.verdict == Verdict::kMissingSeries || c.verdict == Verdict::kNewSeries)) {
       report.entries.emplace_back(
-          b.scenario, label, "series", c.series, "skipped", "",
+          b.scenario, label, "series", c.series, Status::kSkipped, "",
           fmt::format("recorded on {} only", c.verdict == Verdict::kNewSeries ? observed_device : o.device));
       continue;
     }
@@ -628,12 +630,12 @@ VerifyReport compare(const CompareOptions& o) {
       if (std::binary_search(in_b.begin(), in_b.end(), name))
         compare_files(o, o.reference / name, o.observed / name, policy, report);
       else
-        report.entries.emplace_back(name.stem().string(), o.device, "run", "golden", "MISSING", "",
+        report.entries.emplace_back(name.stem().string(), o.device, "run", "golden", Status::kMissing, "",
                                     fmt::format("{} has it, {} does not", o.reference.string(), o.observed.string()));
     }
     for (const auto& name : in_b)
       if (!std::binary_search(in_a.begin(), in_a.end(), name))
-        report.entries.emplace_back(name.stem().string(), o.device, "run", "golden", "NEW", "",
+        report.entries.emplace_back(name.stem().string(), o.device, "run", "golden", Status::kNew, "",
                                     fmt::format("{} has it, {} does not", o.observed.string(), o.reference.string()));
   }
   report.seconds = since(t0);
@@ -650,9 +652,10 @@ VerifyReport run(const std::string& scenario, const std::string& device) {
     try {
       const Trace t = run_scenario(defs[0], c10::Device(dev), /*echo=*/true);
       for (const auto& inv : t.invariants)
-        if (!inv.held) report.entries.emplace_back(scenario, dev, "invariant", inv.name, "BROKEN", "", inv.detail);
+        if (!inv.held)
+          report.entries.emplace_back(scenario, dev, "invariant", inv.name, Status::kBroken, "", inv.detail);
     } catch (const Skipped& s) {
-      report.entries.emplace_back(scenario, dev, "run", "(all)", "skipped", "", s.what());
+      report.entries.emplace_back(scenario, dev, "run", "(all)", Status::kSkipped, "", s.what());
     }
   }
   report.seconds = since(t0);

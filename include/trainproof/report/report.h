@@ -9,15 +9,25 @@
 #include <string>
 #include <vector>
 
+#include "trainproof/core/compare.h"
+
 namespace trainproof {
 
+// A verdict's status, one for every kind of check: a series against its golden (pass, FAIL,
+// MISSING, NEW, LENGTH, DTYPE: compare.h's verdicts), an invariant, a law or a finding (pass,
+// BROKEN), a run (BAD INPUT, ERROR); and neither pass nor fail: skipped (the scenario cannot
+// run here), NOT VERIFIED (no golden for this device yet).
+enum class Status { kPass, kFail, kMissing, kNew, kLength, kDType, kBroken, kBadInput, kError, kSkipped, kNotVerified };
+// As the reports print it and the JSON holds it: "pass", "FAIL", ..., "BAD INPUT", "skipped", "NOT VERIFIED".
+const char* status_text(Status s);
+Status status_of(Verdict v);
+
+// One verdict: a series, an invariant, a law, a finding, a document's printed lines, or a run.
 struct ReportEntry {
   std::string scenario, device;
-  std::string kind;  // "series", "invariant", or "run" (bad input, skip, error)
+  std::string kind;  // "series", "invariant", "finding", "document", or "run" (bad input, skip, error)
   std::string name;  // series or invariant name
-  // pass, FAIL, MISSING, NEW, LENGTH, DTYPE, BROKEN, BAD INPUT, ERROR; or neither pass nor
-  // fail: skipped (the scenario cannot run here), NOT VERIFIED (no golden for this device yet)
-  std::string status;
+  Status status = Status::kPass;
   std::string tolerance, detail;
   double max_abs = 0, max_rel = 0;
   uint64_t max_ulp = 0;
@@ -26,21 +36,19 @@ struct ReportEntry {
   std::vector<double> golden, observed;  // the series' values, for plots
 
   ReportEntry() = default;
-  ReportEntry(std::string scenario_, std::string device_, std::string kind_, std::string name_, std::string status_,
+  ReportEntry(std::string scenario_, std::string device_, std::string kind_, std::string name_, Status status_,
               std::string tolerance_, std::string detail_)
       : scenario(std::move(scenario_)),
         device(std::move(device_)),
         kind(std::move(kind_)),
         name(std::move(name_)),
-        status(std::move(status_)),
+        status(status_),
         tolerance(std::move(tolerance_)),
         detail(std::move(detail_)) {}
-  bool passed() const { return status == "pass"; }
-  bool skipped() const { return status == "skipped" || status == "NOT VERIFIED"; }
+  bool passed() const { return status == Status::kPass; }
+  bool skipped() const { return status == Status::kSkipped || status == Status::kNotVerified; }
   bool failed() const { return !passed() && !skipped(); }
 };
-
-inline constexpr const char* kNotVerified = "NOT VERIFIED";
 
 // A difference or spread as reports print it: three significant digits ("0", "1.2e-07", "inf").
 std::string short_num(double v);
