@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "src/cli/commands.h"
+#include "src/process/process.h"
 #include "trainproof/runner/runner.h"
 
 namespace trainproof::cli {
@@ -16,7 +17,7 @@ CliCommand record_command() {
   auto o = std::make_shared<Options>();
   return {[o](CLI::App& app) {
             auto* rec = app.add_subcommand(
-                "record", "(internal) run scenarios and write their traces as JSON, for the path matrix");
+                kRecordEntry, "(internal) run scenarios and write their traces as JSON, for the path matrix");
             rec->group("");
             rec->add_option("scenarios", o->scenarios, "Scenario names (default: all)");
             rec->add_option("--device", o->device, "cpu or cuda")->capture_default_str();

@@ -65,15 +65,10 @@ std::vector<RankRun> launch_task(int world, const std::string& task, const nlohm
   const fs::path store = dir / "store", options_file = dir / "options.json";
   fs::remove(store);
   atomic_write_bytes(options_file, options.dump(2) + "\n");
-  const std::vector<std::string> args = {"--task", task,         "--options", "@" + options_file.string(),
-                                         "--out",  out.string(), "--backend", lo.backend};
   std::vector<pid_t> pids;
   for (int rank = 0; rank < world; ++rank) {
-    std::vector<std::string> a = {"ddp-worker",          "--rank",  std::to_string(rank), "--world",
-                                  std::to_string(world), "--store", store.string()};
-    a.insert(a.end(), args.begin(), args.end());
     const fs::path log = dir / fmt::format("rank{}.log", rank);
-    pids.push_back(spawn_cli(a, {log, log}));
+    pids.push_back(spawn_cli(ddp_worker_entry({rank, world, store, task, options_file, out, lo.backend}), {log, log}));
   }
   std::vector<RankRun> runs(world);
   std::vector<bool> done(world, false);

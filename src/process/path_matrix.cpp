@@ -74,11 +74,7 @@ std::vector<PathRun> run_paths(const std::vector<ExecPath>& paths, const std::ve
       PathRun& run = runs[next];
       run.path = paths[next];
       run.log = workdir / (run.path.name + ".log");
-      std::vector<std::string> args = {"record"};
-      args.insert(args.end(), scenarios.begin(), scenarios.end());
-      for (const char* a : {"--device", device.c_str()}) args.emplace_back(a);
-      args.push_back("--out");
-      args.push_back((workdir / (run.path.name + ".json")).string());
+      const auto args = record_entry(scenarios, device, workdir / (run.path.name + ".json"));
       running.push_back({next, spawn_cli(args, {run.log, run.log}, run.path.child_env()), Clock::now()});
       ++next;
     }

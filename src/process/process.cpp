@@ -183,4 +183,21 @@ void stop_group(pid_t pid) {
   kill(pid, SIGSTOP);
 }
 
+std::vector<std::string> record_entry(const std::vector<std::string>& scenarios, const std::string& device,
+                                      const std::filesystem::path& out) {
+  std::vector<std::string> args = {kRecordEntry};
+  args.insert(args.end(), scenarios.begin(), scenarios.end());
+  args.insert(args.end(), {"--device", device, "--out", out.string()});
+  return args;
+}
+
+std::vector<std::string> ddp_worker_entry(const RankEntry& e) {
+  // clang-format off
+  return {kDdpWorkerEntry,
+          "--rank", std::to_string(e.rank), "--world", std::to_string(e.world), "--store", e.store.string(),
+          "--task", e.task, "--options", "@" + e.options.string(), "--out", e.out.string(),
+          "--backend", e.backend};
+  // clang-format on
+}
+
 }  // namespace trainproof

@@ -35,6 +35,25 @@ pid_t spawn_program(const std::string& program, const std::vector<std::string>& 
 pid_t spawn_cli(const std::vector<std::string>& args, const ChildLogs& logs,
                 const std::vector<std::pair<std::string, std::string>>& env = {});
 
+// The entry points of this program that the layers below the CLI start it in, each one's argv
+// built here and only here; the CLI's subcommand of that name (src/cli/record.cpp,
+// src/cli/ddp_worker.cpp) parses it. A lower layer never spells a subcommand.
+inline constexpr const char* kRecordEntry = "record";
+inline constexpr const char* kDdpWorkerEntry = "ddp-worker";
+// `record SCENARIOS... --device DEVICE --out OUT`: the scenarios run, their traces as JSON in OUT.
+std::vector<std::string> record_entry(const std::vector<std::string>& scenarios, const std::string& device,
+                                      const std::filesystem::path& out);
+// `ddp-worker --rank R --world W --store STORE --task TASK --options @OPTIONS --out OUT
+// --backend BACKEND`: one rank of a data-parallel task.
+struct RankEntry {
+  int rank = 0, world = 1;
+  std::filesystem::path store;
+  std::string task;
+  std::filesystem::path options, out;
+  std::string backend;
+};
+std::vector<std::string> ddp_worker_entry(const RankEntry& e);
+
 // The exit code of a child: its status, or 128 + the signal that ended it.
 int wait_exit(pid_t pid);
 std::optional<int> poll_exit(pid_t pid);  // empty while it runs
