@@ -1,0 +1,51 @@
+// The JSON report: every entry, the tally, the fingerprint notes, the findings.
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include "trainproof/core/atomic_file.h"
+#include "trainproof/report/report.h"
+
+namespace trainproof {
+
+void write_json_report(const std::filesystem::path& path, const VerifyReport& r) {
+  nlohmann::json j;
+  j["seconds"] = r.seconds;
+  if (r.document_lines > 0)
+    j["document_lines"] = {{"total", r.document_lines},
+                           {"printed_exactly", r.document_lines_equal},
+                           {"within_last_digit", r.document_lines_last_digit}};
+  j["fingerprint_differences"] = r.fingerprint_notes;
+  j["verdicts"] = r.verdicts;
+  j["results"] = nlohmann::json::array();
+  for (const auto& e : r.entries) {
+    nlohmann::json x = {{"scenario", e.scenario},          {"device", e.device}, {"kind", e.kind}, {"name", e.name},
+                        {"status", status_text(e.status)}, {"detail", e.detail}};
+    if (e.kind == "series") {
+      x["tolerance"] = e.tolerance;
+      x["cross_environment"] = e.cross_environment;
+      x["max_abs"] = std::isfinite(e.max_abs) ? nlohmann::json(e.max_abs) : nlohmann::json("inf");
+      x["max_rel"] = std::isfinite(e.max_rel) ? nlohmann::json(e.max_rel) : nlohmann::json("inf");
+      x["max_ulp"] = e.max_ulp;
+      x["first_divergence"] = e.first_divergence;
+    }
+    j["results"].push_back(x);
+  }
+  const Tally n = tally(r.entries);
+  j["passed"] = n.passed;
+  j["failed"] = n.failed;
+  j["skipped"] = n.skipped;
+  j["devices_not_verified"] = r.unverified_devices;
+  j["findings"] = nlohmann::json::array();
+  for (const auto& f : r.findings)
+    j["findings"].push_back({{"id", f.id},
+                             {"law", f.law},
+                             {"step", f.step},
+                             {"where", f.where},
+                             {"detail", f.detail},
+                             {"advice", f.advice},
+                             {"allowed", f.allowed}});
+  atomic_write_bytes(path, j.dump(2) + "\n");
+}
+
+}  // namespace trainproof

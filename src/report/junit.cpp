@@ -1,0 +1,39 @@
+// The JUnit XML report: one testcase per scenario x device x series, invariant or finding.
+#include <fmt/format.h>
+
+#include "src/report/xml.h"
+#include "trainproof/core/atomic_file.h"
+#include "trainproof/report/report.h"
+
+namespace trainproof {
+
+void write_junit_report(const std::filesystem::path& path, const VerifyReport& r) {
+  size_t failures = 0, errors = 0, skipped = 0;
+  std::string cases;
+  for (const auto& e : r.entries) {
+    cases += fmt::format(R"(    <testcase classname="trainproof.{}.{}" name="{}" time="0">)", xml_escape(e.scenario),
+                         xml_escape(e.device), xml_escape(e.kind == "invariant" ? "invariant: " + e.name : e.name));
+    if (e.skipped()) {
+      ++skipped;
+      cases += fmt::format(R"(<skipped message="{}"/>)", xml_escape(e.detail));
+    } else if (e.status == Status::kBadInput || e.status == Status::kError) {
+      ++errors;
+      cases +=
+          fmt::format(R"(<error message="{}">{}</error>)", xml_escape(status_text(e.status)), xml_escape(e.detail));
+    } else if (e.failed()) {
+      ++failures;
+      const std::string msg = e.first_divergence >= 0 ? fmt::format("{}: first divergence at [{}]",
+                                                                    status_text(e.status), e.first_divergence)
+                                                      : std::string(status_text(e.status));
+      cases += fmt::format(R"(<failure message="{}">{}</failure>)", xml_escape(msg), xml_escape(e.detail));
+    }
+    cases += "</testcase>\n";
+  }
+  const std::string xml = fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"trainproof verify\" tests=\"{}\" "
+      "failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n{}  </testsuite>\n</testsuites>\n",
+      r.entries.size(), failures, errors, skipped, r.seconds, cases);
+  atomic_write_bytes(path, xml);
+}
+
+}  // namespace trainproof
