@@ -272,7 +272,7 @@ class WriteWatch {
   std::vector<std::string> open_;
 };
 
-using Law = CheckLaw;  // report.h: held, broken, or advice (said, never broken)
+using Law = Invariant;  // core/trace.h: held, broken, or advice (said, never broken)
 
 // Progress on stderr: which run of how many, and the time so far.
 class Progress {

@@ -42,11 +42,13 @@ struct Series {
   double at(size_t i) const { return is_integer(produced) ? static_cast<double>(ints[i]) : values[i]; }
 };
 
-// A law that must hold on any hardware (resumed == uninterrupted, fp16(1e-8) == 0, ...).
+// A law that must hold on any hardware (resumed == uninterrupted, fp16(1e-8) == 0, ...): a
+// scenario's invariant, and a law `trainproof check` holds a command to.
 struct Invariant {
   std::string name;
   bool held = false;
-  std::string detail;  // what was measured
+  std::string detail;   // what was measured
+  bool advice = false;  // said, never broken (check's determinism in the band lane)
 };
 
 struct Trace {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "trainproof/core/compare.h"
+#include "trainproof/core/trace.h"
 
 namespace trainproof {
 
@@ -167,14 +168,6 @@ void write_regen_markdown(const std::filesystem::path& path, const std::vector<R
 void write_regen_markdown(const std::filesystem::path& path, const RegenReport& r);
 void write_tolerance_markdown(const std::filesystem::path& path, const std::vector<ToleranceRow>& rows);
 
-// A law `trainproof check` holds a command to (runner/check.h): held or broken; advice is said
-// and never breaks (determinism in the band lane).
-struct CheckLaw {
-  std::string name;
-  bool held = false;
-  std::string detail;
-  bool advice = false;
-};
 // check --regen: the golden written, or refused.
 struct CheckGoldenWrite {
   std::string path;
@@ -184,11 +177,11 @@ struct CheckGoldenWrite {
   std::vector<std::string> problems;  // each refuses the golden, unless --force (then kept in it as forced)
   bool written = false;
 };
-// What check found: the laws in the order they were held, the findings (in `report`, with the
-// laws and findings as its entries, for the report files) and the golden written or refused.
+// What check found: the laws (invariants of the command) in the order they were held, the findings (in `report`, with
+// the laws and findings as its entries, for the report files) and the golden written or refused.
 struct CheckReport {
   VerifyReport report;
-  std::vector<CheckLaw> laws;
+  std::vector<Invariant> laws;             // core/trace.h: held, broken, or advice
   std::optional<CheckGoldenWrite> golden;  // --regen
   std::string kept;                        // --keep: where the runs are
 };
