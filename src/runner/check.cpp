@@ -605,18 +605,14 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
     measured.push_back(paths[p]);
   }
   const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
-  for (auto& s : t.series) {
-    if (ceiling) s.ceiling = *ceiling;
-    std::vector<PathSeries> spread;
-    for (const auto& [path, trace] : others) spread.push_back({path, trace.find(s.name)});
-    if (!measure_cross_tolerance(s, spread, factor))
-      problems.push_back(
-          fmt::format("series '{}' moves by {:.3g} on paths {} (x{} safety factor), beyond its ceiling "
-                      "{} (--ceiling)",
-                      s.name, s.provenance->spread_abs, s.provenance->beyond, factor, s.provenance->ceiling));
+  if (ceiling)
+    for (auto& s : t.series) s.ceiling = *ceiling;
+  std::vector<std::pair<std::string, const Trace*>> spread;
+  for (const auto& [path, trace] : others) spread.emplace_back(path, &trace);
+  for (auto& p : measure_envelope(t, spread, factor)) problems.push_back(std::move(p) + " (--ceiling)");
+  for (auto& s : t.series)
     if (std::any_of(s.values.begin(), s.values.end(), [](double v) { return std::isnan(v); }))
       s.cross = s.cross.nan_ok();  // a scalar some steps do not log
-  }
   std::optional<GoldenFile> old;
   if (fs::exists(o.golden)) {
     try {

@@ -362,6 +362,23 @@ std::string spread_text(const Series& s) {
 
 }  // namespace
 
+std::vector<std::string> measure_envelope(Trace& fresh, const std::vector<std::pair<std::string, const Trace*>>& paths,
+                                          double factor, const Trace* previous) {
+  std::vector<std::string> problems;
+  for (auto& s : fresh.series) {
+    std::vector<PathSeries> others;
+    for (const auto& [path, trace] : paths) others.push_back({path, trace->find(s.name)});
+    const Series* before = previous ? previous->find(s.name) : nullptr;
+    if (before && compare_series_with(*before, s, before->cross).passed())
+      others.push_back({kPreviousGoldenPath, before});
+    if (!measure_cross_tolerance(s, others, factor))
+      problems.push_back(fmt::format("series '{}' moves by {} on paths {} (x{} safety factor), beyond its ceiling {}",
+                                     s.name, short_num(s.provenance->spread_abs), s.provenance->beyond, factor,
+                                     s.provenance->ceiling));
+  }
+  return problems;
+}
+
 std::vector<RegenChange> describe_changes(const Trace* old_trace, const Trace& fresh, const std::string& scenario,
                                           const std::string& dev) {
   std::vector<RegenChange> changes;
@@ -481,19 +498,11 @@ RegenReport regen(const RegenOptions& o) {
       // values join the spread, so the new envelope covers that machine as well as this one.
       const bool other_machine =
           old_group && is_cross_environment(fingerprint_diff(old_group->fingerprint, runs[0].recording->fingerprint));
-      for (auto& s : t.series) {
-        std::vector<PathSeries> others;
-        for (size_t p = 1; p < runs.size(); ++p)
-          others.push_back({runs[p].path.name, runs[p].recording->scenarios.at(def.name).trace.find(s.name)});
-        const Series* before = other_machine ? old_group->trace.find(s.name) : nullptr;
-        if (before && compare_series_with(*before, s, before->cross).passed())
-          others.push_back({kPreviousGoldenPath, before});
-        if (!measure_cross_tolerance(s, others, factor))
-          problems.push_back(fmt::format(
-              "series '{}' moves by {} on paths {} (x{} safety factor), beyond the ceiling {} "
-              "that the document's claim allows",
-              s.name, short_num(s.provenance->spread_abs), s.provenance->beyond, factor, s.provenance->ceiling));
-      }
+      std::vector<std::pair<std::string, const Trace*>> others;
+      for (size_t p = 1; p < runs.size(); ++p)
+        others.emplace_back(runs[p].path.name, &runs[p].recording->scenarios.at(def.name).trace);
+      for (auto& p : measure_envelope(t, others, factor, other_machine ? &old_group->trace : nullptr))
+        problems.push_back(std::move(p));
       rs.changes = describe_changes(old_group ? &old_group->trace : nullptr, t, def.name, dev);
       add_tolerance_rows(def.name, dev, t, report.tolerances);
       if (!problems.empty() && !o.force) {

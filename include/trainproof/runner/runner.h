@@ -81,6 +81,14 @@ std::vector<RegenChange> describe_changes(const Trace* old_trace, const Trace& f
 void add_tolerance_rows(const std::string& scenario, const std::string& dev, const Trace& t,
                         std::vector<ToleranceRow>& rows);
 
+// The cross-environment tolerance of every series of a fresh golden trace (regen's and check
+// --regen's): its spread across the other execution paths' traces, times `factor`, and, where
+// `previous` is a golden made on another machine, that machine's values too where they still
+// hold. A problem, in words, for each series that moves beyond its ceiling (it refuses the
+// golden unless --force).
+std::vector<std::string> measure_envelope(Trace& fresh, const std::vector<std::pair<std::string, const Trace*>>& paths,
+                                          double factor, const Trace* previous = nullptr);
+
 // Runs scenarios in this process and writes their traces, invariants and this process's
 // fingerprint to `out` (the child side of the path matrix).
 int record(const std::vector<std::string>& scenarios, const std::string& device, const std::filesystem::path& out);
