@@ -1,5 +1,6 @@
 // `trainproof check` (check.h): runs a user's training command as production does and holds
-// its recorded trace to the laws. Progress goes to stderr, the verdicts to stdout.
+// its recorded trace to the laws; the runs themselves (starting, counting, watching) are
+// check_runs.h's. Progress goes to stderr; the verdicts are returned as a report.
 #include "trainproof/runner/check.h"
 
 #include <poll.h>
@@ -24,6 +25,7 @@
 #include "src/core/envelope.h"
 #include "src/process/exec_paths.h"
 #include "src/process/process.h"
+#include "src/runner/check_runs.h"
 #include "src/runner/probe_findings.h"
 #include "trainproof/core/band.h"
 #include "trainproof/core/compare.h"
@@ -45,168 +47,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// CMD as execve wants it: a path, looked up in $PATH when it has no slash.
-std::string resolve_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) {
-    if (access(name.c_str(), X_OK) != 0) throw BadInput(fmt::format("check: command not found: {}", name));
-    return name;
-  }
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "/usr/bin:/bin");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    const fs::path p = fs::path(dir.empty() ? "." : dir) / name;
-    if (access(p.c_str(), X_OK) == 0 && !fs::is_directory(p)) return p.string();
-  }
-  throw BadInput(fmt::format("check: command not found: {} (not in PATH)", name));
-}
-
-std::string tail_of(const fs::path& log, size_t lines = 15) {
-  std::ifstream in(log);
-  std::vector<std::string> all;
-  for (std::string l; std::getline(in, l);) all.push_back(l);
-  std::string out;
-  for (size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) out += "    | " + all[i] + "\n";
-  return out;
-}
-
-// ARGS as a shell splits words: blanks separate, quotes group, a backslash escapes.
-std::vector<std::string> split_words(const std::string& text) {
-  std::vector<std::string> words;
-  std::string w;
-  bool in_word = false;
-  char quote = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quote) {
-      if (c == quote)
-        quote = 0;
-      else if (c == '\\' && quote == '"' && i + 1 < text.size())
-        w += text[++i];
-      else
-        w += c;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-      in_word = true;
-    } else if (c == '\\' && i + 1 < text.size()) {
-      w += text[++i];
-      in_word = true;
-    } else if (c == ' ' || c == '\t' || c == '\n') {
-      if (in_word) words.push_back(w);
-      w.clear();
-      in_word = false;
-    } else {
-      w += c;
-      in_word = true;
-    }
-  }
-  if (quote) throw BadInput(fmt::format("--resume-args '{}': an unclosed {} quote", text, quote));
-  if (in_word) words.push_back(w);
-  return words;
-}
-
-// Where the probe's Python lives: $TRAINPROOF_PYTHON_DIR, the source tree this program was
-// built from, or <prefix>/share/trainproof/python once installed.
-fs::path probe_python_dir() {
-  if (const char* d = std::getenv("TRAINPROOF_PYTHON_DIR"); d && *d) return d;
-#ifdef TRAINPROOF_PYTHON_SOURCE_DIR
-  if (fs::exists(fs::path(TRAINPROOF_PYTHON_SOURCE_DIR) / "trainproof_boot")) return TRAINPROOF_PYTHON_SOURCE_DIR;
-#endif
-  return installed_data_dir("python");
-}
-
-// One run of the command: its folder, its trace, its log (stdout and stderr).
-struct Run {
-  std::string name;
-  fs::path dir, trace, log;
-  std::optional<int64_t> seed;  // --seed-arg: {seed} in it is this
-};
-
-class Launcher {
- public:
-  Launcher(const CheckOptions& o, const fs::path& work)
-      : o_(o),
-        work_(work),
-        program_(resolve_program(o.command[0])),
-        resume_args_(split_words(o.resume_args)),
-        seed_args_(split_words(o.seed_arg)) {
-    if (!o.probe) return;
-    const fs::path dir = probe_python_dir();
-    if (dir.empty() || !fs::exists(dir / "trainproof_boot" / "sitecustomize.py"))
-      throw BadInput(
-          "check: trainproof's probe (python/trainproof_boot) is not found; set TRAINPROOF_PYTHON_DIR to the "
-          "python/ folder of trainproof, or pass --no-probe");
-    const char* old = std::getenv("PYTHONPATH");
-    probe_env_ = {{"TRAINPROOF_PROBE", "1"},
-                  {"PYTHONPATH", (dir / "trainproof_boot").string() + ":" + dir.string() +
-                                     (old && *old ? std::string(":") + old : std::string())}};
-  }
-
-  Run make(const std::string& name, std::optional<int64_t> seed = std::nullopt) const {
-    Run r{name, work_ / name, work_ / (name + ".trace"), work_ / (name + ".log"), seed};
-    fs::create_directories(r.dir);
-    return r;
-  }
-
-  // Each start is headed in the run's log by `--- trainproof check: <what> ---`, so that what a
-  // restarted command printed can be told from what its killed start printed.
-  // A restart gets --resume-args appended.
-  pid_t start(const Run& r, const std::string& what = "start 1",
-              const std::vector<std::pair<std::string, std::string>>& extra_env = {}, bool restart = false) const {
-    std::ofstream(r.log, std::ios::app) << "--- trainproof check: " << what << " ---\n";
-    std::vector<std::string> args(o_.command.begin() + 1, o_.command.end());
-    if (r.seed) args.insert(args.end(), seed_args_.begin(), seed_args_.end());
-    if (restart) args.insert(args.end(), resume_args_.begin(), resume_args_.end());
-    for (auto& a : args) {
-      for (size_t at; (at = a.find("{run_dir}")) != std::string::npos;) a.replace(at, 9, r.dir.string());
-      if (r.seed)
-        for (size_t at; (at = a.find("{seed}")) != std::string::npos;) a.replace(at, 6, std::to_string(*r.seed));
-    }
-    auto env = extra_env;
-    env.insert(env.end(), probe_env_.begin(), probe_env_.end());
-    env.emplace_back("TRAINPROOF_TRACE", r.trace.string());
-    env.emplace_back("TRAINPROOF_RUN_DIR", r.dir.string());
-    return spawn_program(program_, args, {r.log, r.log, /*append=*/true}, env);
-  }
-
-  // Waits for the exit; past the timeout the command is killed and that is an error.
-  int finish(pid_t pid, const Run& r) const {
-    if (const auto code = wait_exit_within(pid, o_.timeout_s)) return *code;
-    throw BadInput(fmt::format("check: {} did not finish within {:g} s (--timeout); its output ends:\n{}", r.name,
-                               o_.timeout_s, tail_of(r.log)));
-  }
-
- private:
-  const CheckOptions& o_;
-  fs::path work_;
-  std::string program_;
-  std::vector<std::string> resume_args_, seed_args_;
-  std::vector<std::pair<std::string, std::string>> probe_env_;
-};
-
-// How many steps a trace holds now (a trace still being written may be torn at its end). It
-// is re-read only when it grew, so that polling it costs the command next to nothing.
-class StepCounter {
- public:
-  explicit StepCounter(fs::path trace) : trace_(std::move(trace)) {}
-  size_t now() {
-    std::error_code ec;
-    const auto size = fs::file_size(trace_, ec);
-    if (ec || size == size_) return steps_;
-    size_ = size;
-    try {
-      steps_ = read_recorded_trace(trace_).steps.size();
-    } catch (const BadInput&) {
-      size_ = 0;  // read again next time
-    }
-    return steps_;
-  }
-
- private:
-  fs::path trace_;
-  uintmax_t size_ = 0;
-  size_t steps_ = 0;
-};
-
 // Where two traces first differ: the step (for per-step series) or the parameter, and the values.
 std::string first_difference(const RecordedTrace& a, const RecordedTrace& b) {
   const Trace ta = to_trace(a), tb = to_trace(b);
@@ -223,54 +63,6 @@ std::string first_difference(const RecordedTrace& a, const RecordedTrace& b) {
   }
   return "";
 }
-
-// Watches a run folder for the command's writes (inotify): where a kill lands mid-write.
-class WriteWatch {
- public:
-  explicit WriteWatch(const fs::path& dir) : dir_(dir), fd_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
-    if (fd_ < 0 || inotify_add_watch(fd_, dir.c_str(), IN_MODIFY | IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO) < 0)
-      throw std::runtime_error(fmt::format("inotify on {}: {}", dir.string(), std::strerror(errno)));
-  }
-  ~WriteWatch() { ::close(fd_); }
-  WriteWatch(const WriteWatch&) = delete;
-  WriteWatch& operator=(const WriteWatch&) = delete;
-
-  // Reads the events of up to `ms`; returns the names closed after writing among them.
-  std::vector<std::string> drain(int ms) {
-    std::vector<std::string> closed;
-    pollfd p{fd_, POLLIN, 0};
-    while (poll(&p, 1, ms) > 0) {
-      alignas(inotify_event) char buf[4096];
-      const ssize_t n = read(fd_, buf, sizeof buf);
-      if (n <= 0) break;
-      for (ssize_t at = 0; at < n;) {
-        const auto* e = reinterpret_cast<const inotify_event*>(buf + at);
-        const std::string name = e->len ? e->name : "";
-        if (e->mask & IN_CLOSE_WRITE) {
-          open_.erase(std::remove(open_.begin(), open_.end(), name), open_.end());
-          closed.push_back(name);
-        }
-        if ((e->mask & (IN_MODIFY | IN_CREATE)) && std::find(open_.begin(), open_.end(), name) == open_.end())
-          open_.push_back(name);
-        at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
-      }
-      ms = 0;
-    }
-    return closed;
-  }
-  // A file being written now (modified and not yet closed), or empty.
-  std::string writing() const { return open_.empty() ? "" : open_.back(); }
-  uintmax_t size_of(const std::string& name) const {
-    std::error_code ec;
-    const auto n = fs::file_size(dir_ / name, ec);
-    return ec ? 0 : n;
-  }
-
- private:
-  fs::path dir_;
-  int fd_;
-  std::vector<std::string> open_;
-};
 
 using Law = Invariant;  // core/trace.h: held, broken, or advice (said, never broken)
 
@@ -382,8 +174,6 @@ Law golden_law(const Trace& observed, const DeviceGolden& golden, const CheckOpt
   return {name, true, fmt::format("{} series within their tolerances ({}){}", golden.trace.series.size(), where, why)};
 }
 
-// The preempted run: killed at each of `at` (recorded step counts), the first kill on a write
-// into the run folder; restarted after each kill until it finishes.
 // A resume that departs from the uninterrupted run with every digest of the state equal: state
 // the probe does not see. Both sides of the departing step rerun with op-level digests: a fresh
 // run stopped at the step the restart resumed at (its checkpoint on disk, as the kill left it),
@@ -422,6 +212,8 @@ void resume_op_rerun(const Launcher& launch, const RecordedTrace& straight, cons
       finding.detail.substr(0, finding.detail.find(" -> ")), op->op.op, op->op.where, op->meaning);
 }
 
+// The preempted run: killed at each of `at` (recorded step counts), the first kill on a write
+// into the run folder; restarted after each kill until it finishes.
 Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
                std::vector<Finding>& findings) {
   const std::string name =

@@ -1,0 +1,123 @@
+// See check_runs.h.
+#include "src/runner/check_runs.h"
+
+#include <poll.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "trainproof/core/data_dirs.h"
+
+namespace trainproof {
+
+std::string resolve_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) {
+    if (access(name.c_str(), X_OK) != 0) throw BadInput(fmt::format("check: command not found: {}", name));
+    return name;
+  }
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const fs::path p = fs::path(dir.empty() ? "." : dir) / name;
+    if (access(p.c_str(), X_OK) == 0 && !fs::is_directory(p)) return p.string();
+  }
+  throw BadInput(fmt::format("check: command not found: {} (not in PATH)", name));
+}
+
+std::string tail_of(const fs::path& log, size_t lines) {
+  std::ifstream in(log);
+  std::vector<std::string> all;
+  for (std::string l; std::getline(in, l);) all.push_back(l);
+  std::string out;
+  for (size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) out += "    | " + all[i] + "\n";
+  return out;
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::string w;
+  bool in_word = false;
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+      else if (c == '\\' && quote == '"' && i + 1 < text.size())
+        w += text[++i];
+      else
+        w += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      in_word = true;
+    } else if (c == '\\' && i + 1 < text.size()) {
+      w += text[++i];
+      in_word = true;
+    } else if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) words.push_back(w);
+      w.clear();
+      in_word = false;
+    } else {
+      w += c;
+      in_word = true;
+    }
+  }
+  if (quote) throw BadInput(fmt::format("--resume-args '{}': an unclosed {} quote", text, quote));
+  if (in_word) words.push_back(w);
+  return words;
+}
+
+fs::path probe_python_dir() {
+  if (const char* d = std::getenv("TRAINPROOF_PYTHON_DIR"); d && *d) return d;
+#ifdef TRAINPROOF_PYTHON_SOURCE_DIR
+  if (fs::exists(fs::path(TRAINPROOF_PYTHON_SOURCE_DIR) / "trainproof_boot")) return TRAINPROOF_PYTHON_SOURCE_DIR;
+#endif
+  return installed_data_dir("python");
+}
+
+WriteWatch::WriteWatch(const fs::path& dir) : dir_(dir), fd_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
+  if (fd_ < 0 || inotify_add_watch(fd_, dir.c_str(), IN_MODIFY | IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO) < 0)
+    throw std::runtime_error(fmt::format("inotify on {}: {}", dir.string(), std::strerror(errno)));
+}
+
+WriteWatch::~WriteWatch() {
+  ::close(fd_);
+}
+
+std::vector<std::string> WriteWatch::drain(int ms) {
+  std::vector<std::string> closed;
+  pollfd p{fd_, POLLIN, 0};
+  while (poll(&p, 1, ms) > 0) {
+    alignas(inotify_event) char buf[4096];
+    const ssize_t n = read(fd_, buf, sizeof buf);
+    if (n <= 0) break;
+    for (ssize_t at = 0; at < n;) {
+      const auto* e = reinterpret_cast<const inotify_event*>(buf + at);
+      const std::string name = e->len ? e->name : "";
+      if (e->mask & IN_CLOSE_WRITE) {
+        open_.erase(std::remove(open_.begin(), open_.end(), name), open_.end());
+        closed.push_back(name);
+      }
+      if ((e->mask & (IN_MODIFY | IN_CREATE)) && std::find(open_.begin(), open_.end(), name) == open_.end())
+        open_.push_back(name);
+      at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+    }
+    ms = 0;
+  }
+  return closed;
+}
+
+uintmax_t WriteWatch::size_of(const std::string& name) const {
+  std::error_code ec;
+  const auto n = fs::file_size(dir_ / name, ec);
+  return ec ? 0 : n;
+}
+
+}  // namespace trainproof

@@ -1,0 +1,150 @@
+// The runs of `trainproof check` (check.cpp): the command started in a fresh folder (with the
+// probe on its PYTHONPATH and --resume-args on a restart), its recorded steps counted while it
+// runs, and its writes into the run folder watched (inotify), so that a kill lands mid-write.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "src/process/process.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/core/recorded_trace.h"
+#include "trainproof/runner/check.h"
+
+namespace trainproof {
+
+namespace fs = std::filesystem;
+
+// CMD as execve wants it: a path, looked up in $PATH when it has no slash. Bad input if none.
+std::string resolve_program(const std::string& name);
+// The last `lines` lines of a log, each indented, for a message.
+std::string tail_of(const fs::path& log, size_t lines = 15);
+// ARGS as a shell splits words: blanks separate, quotes group, a backslash escapes.
+std::vector<std::string> split_words(const std::string& text);
+// Where the probe's Python lives: $TRAINPROOF_PYTHON_DIR, the source tree this program was
+// built from, or <prefix>/share/trainproof/python once installed.
+fs::path probe_python_dir();
+
+// One run of the command: its folder, its trace, its log (stdout and stderr).
+struct Run {
+  std::string name;
+  fs::path dir, trace, log;
+  std::optional<int64_t> seed;  // --seed-arg: {seed} in it is this
+};
+
+class Launcher {
+ public:
+  Launcher(const CheckOptions& o, const fs::path& work)
+      : o_(o),
+        work_(work),
+        program_(resolve_program(o.command[0])),
+        resume_args_(split_words(o.resume_args)),
+        seed_args_(split_words(o.seed_arg)) {
+    if (!o.probe) return;
+    const fs::path dir = probe_python_dir();
+    if (dir.empty() || !fs::exists(dir / "trainproof_boot" / "sitecustomize.py"))
+      throw BadInput(
+          "check: trainproof's probe (python/trainproof_boot) is not found; set TRAINPROOF_PYTHON_DIR to the "
+          "python/ folder of trainproof, or pass --no-probe");
+    const char* old = std::getenv("PYTHONPATH");
+    probe_env_ = {{"TRAINPROOF_PROBE", "1"},
+                  {"PYTHONPATH", (dir / "trainproof_boot").string() + ":" + dir.string() +
+                                     (old && *old ? std::string(":") + old : std::string())}};
+  }
+
+  Run make(const std::string& name, std::optional<int64_t> seed = std::nullopt) const {
+    Run r{name, work_ / name, work_ / (name + ".trace"), work_ / (name + ".log"), seed};
+    fs::create_directories(r.dir);
+    return r;
+  }
+
+  // Each start is headed in the run's log by `--- trainproof check: <what> ---`, so that what a
+  // restarted command printed can be told from what its killed start printed.
+  // A restart gets --resume-args appended.
+  pid_t start(const Run& r, const std::string& what = "start 1",
+              const std::vector<std::pair<std::string, std::string>>& extra_env = {}, bool restart = false) const {
+    std::ofstream(r.log, std::ios::app) << "--- trainproof check: " << what << " ---\n";
+    std::vector<std::string> args(o_.command.begin() + 1, o_.command.end());
+    if (r.seed) args.insert(args.end(), seed_args_.begin(), seed_args_.end());
+    if (restart) args.insert(args.end(), resume_args_.begin(), resume_args_.end());
+    for (auto& a : args) {
+      for (size_t at; (at = a.find("{run_dir}")) != std::string::npos;) a.replace(at, 9, r.dir.string());
+      if (r.seed)
+        for (size_t at; (at = a.find("{seed}")) != std::string::npos;) a.replace(at, 6, std::to_string(*r.seed));
+    }
+    auto env = extra_env;
+    env.insert(env.end(), probe_env_.begin(), probe_env_.end());
+    env.emplace_back("TRAINPROOF_TRACE", r.trace.string());
+    env.emplace_back("TRAINPROOF_RUN_DIR", r.dir.string());
+    return spawn_program(program_, args, {r.log, r.log, /*append=*/true}, env);
+  }
+
+  // Waits for the exit; past the timeout the command is killed and that is an error.
+  int finish(pid_t pid, const Run& r) const {
+    if (const auto code = wait_exit_within(pid, o_.timeout_s)) return *code;
+    throw BadInput(fmt::format("check: {} did not finish within {:g} s (--timeout); its output ends:\n{}", r.name,
+                               o_.timeout_s, tail_of(r.log)));
+  }
+
+ private:
+  const CheckOptions& o_;
+  fs::path work_;
+  std::string program_;
+  std::vector<std::string> resume_args_, seed_args_;
+  std::vector<std::pair<std::string, std::string>> probe_env_;
+};
+
+// How many steps a trace holds now (a trace still being written may be torn at its end). It
+// is re-read only when it grew, so that polling it costs the command next to nothing.
+class StepCounter {
+ public:
+  explicit StepCounter(fs::path trace) : trace_(std::move(trace)) {}
+  size_t now() {
+    std::error_code ec;
+    const auto size = fs::file_size(trace_, ec);
+    if (ec || size == size_) return steps_;
+    size_ = size;
+    try {
+      steps_ = read_recorded_trace(trace_).steps.size();
+    } catch (const BadInput&) {
+      size_ = 0;  // read again next time
+    }
+    return steps_;
+  }
+
+ private:
+  fs::path trace_;
+  uintmax_t size_ = 0;
+  size_t steps_ = 0;
+};
+
+// Watches a run folder for the command's writes (inotify): where a kill lands mid-write.
+class WriteWatch {
+ public:
+  explicit WriteWatch(const fs::path& dir);
+  ~WriteWatch();
+  WriteWatch(const WriteWatch&) = delete;
+  WriteWatch& operator=(const WriteWatch&) = delete;
+
+  // Reads the events of up to `ms`; returns the names closed after writing among them.
+  std::vector<std::string> drain(int ms);
+  // A file being written now (modified and not yet closed), or empty.
+  std::string writing() const { return open_.empty() ? "" : open_.back(); }
+  uintmax_t size_of(const std::string& name) const;
+
+ private:
+  fs::path dir_;
+  int fd_;
+  std::vector<std::string> open_;
+};
+
+}  // namespace trainproof
