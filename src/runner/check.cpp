@@ -3,20 +3,12 @@
 // check_runs.h's. Progress goes to stderr; the verdicts are returned as a report.
 #include "trainproof/runner/check.h"
 
-#include <poll.h>
-#include <sys/inotify.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <optional>
 #include <random>
-#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -321,11 +313,13 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
       notes.push_back(fmt::format("restart {} resumed at step {} (found by {})", a.start - 1, a.step, a.how));
     }
     if (resumed.steps_from_probe) renumber_steps(resumed, aligned);
-    diagnosed = diagnose_resume(straight, resumed, aligned);
-    for (auto& f : diagnosed)
-      if (f.id == "resume-state-equal-values-differ")
-        if (const auto d = first_departure(straight, resumed, aligned))
-          resume_op_rerun(launch, straight, *d, progress, f);
+    // The first departure names the cause; from there on the preempted run is on another
+    // trajectory, and later restarts cannot be compared with the uninterrupted run.
+    if (const auto departure = first_departure(straight, resumed, aligned)) {
+      diagnosed = diagnose_resume(resumed, *departure);
+      for (auto& f : diagnosed)
+        if (f.id == "resume-state-equal-values-differ") resume_op_rerun(launch, straight, *departure, progress, f);
+    }
   } else {
     for (size_t i = 0; i < restarts.size(); ++i) {
       const auto steps = logged_steps_from(r.trace, restarts[i]);

@@ -145,17 +145,12 @@ std::optional<ResumeDeparture> first_departure(const RecordedTrace& straight, co
   return std::nullopt;
 }
 
-std::vector<Finding> diagnose_resume(const RecordedTrace& straight, const RecordedTrace& resumed,
-                                     const std::vector<RestartAlignment>& restarts) {
-  // The first departure names the cause; from there on the preempted run is on another
-  // trajectory, and later restarts cannot be compared with the uninterrupted run.
-  const auto departure = first_departure(straight, resumed, restarts);
-  if (!departure) return {};
-  const RestartAlignment& r = departure->restart;
-  const int64_t step = departure->step;
+std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeDeparture& departure) {
+  const RestartAlignment& r = departure.restart;
+  const int64_t step = departure.step;
   const size_t i = static_cast<size_t>(step - r.step);
   const ProbeStep& now = *steps_of_start(resumed, r.start)[i];
-  const std::vector<std::string>& diff = departure->differing;
+  const std::vector<std::string>& diff = departure.differing;
   const std::string at =
       fmt::format("step {}, {} after restart {} (resumed at step {} by {})", step,
                   i == 0 ? std::string("the first") : fmt::format("step {}", i + 1), r.start - 1, r.step, r.how);

@@ -50,14 +50,12 @@ struct ResumeDeparture {
 std::optional<ResumeDeparture> first_departure(const RecordedTrace& straight, const RecordedTrace& resumed,
                                                const std::vector<RestartAlignment>& restarts);
 
-// The first step after each restart where the resumed run departs from the uninterrupted one,
-// and the missing piece(s) of state named there:
+// The missing piece(s) of state named where the preempted run (`resumed`) first departs:
 //   resume-params-differ, resume-missing-optimizer-state, resume-missing-scheduler-state,
 //   resume-missing-rng-state, resume-missing-data-position (the batch differs while every RNG
 //   agrees), resume-missing-scaler-state; resume-state-equal-values-differ (every digest equal:
 //   check reruns the step with op-level digests, see parting_op_after_restart).
-std::vector<Finding> diagnose_resume(const RecordedTrace& straight, const RecordedTrace& resumed,
-                                     const std::vector<RestartAlignment>& restarts);
+std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeDeparture& departure);
 
 // non-atomic-checkpoint: a torch.save straight onto the file a restart then loads with
 // torch.load (a kill during that save leaves the checkpoint torn; the atomic way saves to
