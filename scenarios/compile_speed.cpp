@@ -17,10 +17,6 @@
 #include "trainproof/training/checkpoint.h"
 #include "trainproof/training/tensors.h"
 
-#ifndef TRAINPROOF_EXPORT_DIR
-#define TRAINPROOF_EXPORT_DIR "export"
-#endif
-
 namespace trainproof {
 namespace {
 
@@ -31,7 +27,7 @@ std::filesystem::path export_dir() {
   const char* env = std::getenv("TRAINPROOF_EXPORT_DIR");
   if (env && *env) return env;
   const auto installed = installed_data_dir("export");
-  return installed.empty() ? std::filesystem::path(TRAINPROOF_EXPORT_DIR) : installed;
+  return installed.empty() ? build_tree_dir("export") : installed;
 }
 
 struct Quartiles {

@@ -15,10 +15,6 @@
 #include "trainproof/runner/fingerprint.h"
 #include "trainproof/runner/runner.h"
 
-#ifndef TRAINPROOF_DEFAULT_GOLDEN_DIR
-#define TRAINPROOF_DEFAULT_GOLDEN_DIR "golden"
-#endif
-
 namespace trainproof {
 
 int cli_main(int argc, char** argv, const char* default_golden_dir, const std::vector<CliCommand>& extra) {
@@ -28,7 +24,7 @@ int cli_main(int argc, char** argv, const char* default_golden_dir, const std::v
   app.set_version_flag("--version", std::string("trainproof ") + kTrainproofVersion);
   // A consumer's own CLI names its folder; ours uses the installed goldens when installed.
   cli::CliEnv env{default_golden_dir ? std::filesystem::path(default_golden_dir) : installed_data_dir("golden")};
-  if (env.golden_dir.empty()) env.golden_dir = TRAINPROOF_DEFAULT_GOLDEN_DIR;
+  if (env.golden_dir.empty()) env.golden_dir = build_tree_dir("golden");
   if (const char* dir = std::getenv("TRAINPROOF_GOLDEN_DIR")) env.golden_dir = dir;
 
   std::vector<CliCommand> commands{cli::list_command(env),      cli::run_command(),        cli::verify_command(env),

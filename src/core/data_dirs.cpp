@@ -19,4 +19,13 @@ std::filesystem::path installed_data_dir(std::string_view name) {
   return std::filesystem::is_directory(dir, ec) ? dir : std::filesystem::path();
 }
 
+std::filesystem::path build_tree_dir(std::string_view name) {
+#if defined(TRAINPROOF_BUILD_GOLDEN_DIR) && defined(TRAINPROOF_BUILD_EXPORT_DIR) && defined(TRAINPROOF_BUILD_PYTHON_DIR)
+  if (name == "golden") return TRAINPROOF_BUILD_GOLDEN_DIR;
+  if (name == "export") return TRAINPROOF_BUILD_EXPORT_DIR;
+  if (name == "python") return TRAINPROOF_BUILD_PYTHON_DIR;
+#endif
+  return {};
+}
+
 }  // namespace trainproof

@@ -76,9 +76,7 @@ std::vector<std::string> split_words(const std::string& text) {
 
 fs::path probe_python_dir() {
   if (const char* d = std::getenv("TRAINPROOF_PYTHON_DIR"); d && *d) return d;
-#ifdef TRAINPROOF_PYTHON_SOURCE_DIR
-  if (fs::exists(fs::path(TRAINPROOF_PYTHON_SOURCE_DIR) / "trainproof_boot")) return TRAINPROOF_PYTHON_SOURCE_DIR;
-#endif
+  if (const auto source = build_tree_dir("python"); fs::exists(source / "trainproof_boot")) return source;
   return installed_data_dir("python");
 }
 

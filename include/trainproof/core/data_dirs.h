@@ -1,6 +1,7 @@
-// Where a trainproof program finds its data (goldens, the compile_speed package): a build
-// tree uses the folders compiled in; an installed program uses <prefix>/share/trainproof,
-// beside the <prefix>/bin it runs from, so it keeps working once the build tree is gone.
+// Where a trainproof program finds its data (goldens, the compile_speed package, check's
+// probe): a build tree uses the folders compiled in; an installed program uses
+// <prefix>/share/trainproof, beside the <prefix>/bin it runs from, so it keeps working once
+// the build tree is gone.
 #pragma once
 
 #include <filesystem>
@@ -14,5 +15,10 @@ std::filesystem::path program_dir();
 // <prefix>/share/trainproof/<name> when the program runs from <prefix>/bin and that folder
 // exists; empty otherwise.
 std::filesystem::path installed_data_dir(std::string_view name);
+
+// The build tree's folder of <name> ("golden", "export", "python"), compiled into this one
+// small source alone, so that no other source's object depends on where the checkout lies
+// (a fresh clone elsewhere reuses the compiler cache); empty for another name.
+std::filesystem::path build_tree_dir(std::string_view name);
 
 }  // namespace trainproof
