@@ -65,19 +65,21 @@ def read_graph(path):
 INCLUDE = re.compile(r'^\s*#\s*include\s*"((?:trainproof|src)/([a-z_]+)/[^"]+|scenarios/[^"]+)"', re.M)
 
 
+def codemodel_targets(reply):
+    """(name, target object) for each target of a CMake file API codemodel reply folder."""
+    index = json.load(open(sorted(glob.glob(os.path.join(reply, "index-*.json")))[-1]))
+    model = next(o for o in index["objects"] if o["kind"] == "codemodel")
+    codemodel = json.load(open(os.path.join(reply, model["jsonFile"])))
+    for t in codemodel["configurations"][0]["targets"]:
+        yield t["name"], json.load(open(os.path.join(reply, t["jsonFile"])))
+
+
 def read_sources(reply):
     """Target name -> its source files (paths as the codemodel gives them), from a file API reply
     (or from a JSON file of that map, as the negative control gives it)."""
     if os.path.isfile(reply):
         return json.load(open(reply))
-    index = json.load(open(sorted(glob.glob(os.path.join(reply, "index-*.json")))[-1]))
-    model = next(o for o in index["objects"] if o["kind"] == "codemodel")
-    codemodel = json.load(open(os.path.join(reply, model["jsonFile"])))
-    out = {}
-    for t in codemodel["configurations"][0]["targets"]:
-        target = json.load(open(os.path.join(reply, t["jsonFile"])))
-        out[t["name"]] = [src["path"] for src in target.get("sources", [])]
-    return out
+    return {name: [src["path"] for src in target.get("sources", [])] for name, target in codemodel_targets(reply)}
 
 
 def included_targets(path):

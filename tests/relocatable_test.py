@@ -10,10 +10,11 @@ GROUPS.json (the negative control) gives each target's compile groups directly:
 {"target": [{"language": "CXX", "sources": [...], "defines": [...], "fragments": [...]}]}.
 Prints each problem as FAIL: and exits 1 when there is one.
 """
-import glob
 import json
 import os
 import sys
+
+from architecture_test import codemodel_targets
 
 PATHS_ALLOWED_IN = {"src/core/data_dirs.cpp"}
 
@@ -22,14 +23,10 @@ def read_groups(reply):
     """Target name -> its compile groups (language, sources, defines, command fragments)."""
     if os.path.isfile(reply):
         return json.load(open(reply))
-    index = json.load(open(sorted(glob.glob(os.path.join(reply, "index-*.json")))[-1]))
-    model = next(o for o in index["objects"] if o["kind"] == "codemodel")
-    codemodel = json.load(open(os.path.join(reply, model["jsonFile"])))
     out = {}
-    for t in codemodel["configurations"][0]["targets"]:
-        target = json.load(open(os.path.join(reply, t["jsonFile"])))
+    for name, target in codemodel_targets(reply):
         sources = target.get("sources", [])
-        out[t["name"]] = [{
+        out[name] = [{
             "language": g.get("language", ""),
             "sources": [sources[i]["path"] for i in g.get("sourceIndexes", [])],
             "defines": [d["define"] for d in g.get("defines", [])],
