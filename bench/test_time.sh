@@ -29,7 +29,7 @@ time_suite() {
     "$build/tests/trainproof_tests" --gtest_list_tests | awk '/^[^ ]/{s=$1} /^  /{print s $1}'
   } | sort -u)
   cases=$(wc -l <<<"$names")
-  controls=$(grep -ciE 'control|Sabotage|\.no-|non-atomic|unseeded|per-epoch|short-warmup|after-step|MultiProcess/|SingleProcess/' <<<"$names")
+  controls=$(grep -ciE 'control|Fails?$|Sabotage|\.no-|non-atomic|unseeded|per-epoch|short-warmup|after-step|MultiProcess/|SingleProcess/' <<<"$names")
   printf '%s: wall %.0f s, exit %d, %s CTest tests; %s tests in all (GoogleTest cases counted one each; %s negative controls), %s\n' \
     "$name" "$wall" "$rc" "$total" "$cases" "$controls" "$(grep -E 'tests passed|tests failed' "$log" | tail -1)"
   sed -n '/The following tests FAILED:/,/^$/p' "$log" | sed 's/^/    /'
