@@ -5,6 +5,8 @@
 #   probe_inert_test.sh PYTHON [control]
 # control: the negative control; the probe is made to draw one random number per step
 # (TRAINPROOF_INJECT_FAULT=probe-draws-a-random-number) and the comparison must catch it.
+# PROBE_KEEP: keep the run without the probe there (the positive test); PROBE_REFERENCE: take
+# that run's parameters instead of running the example without the probe again (the control).
 set -uo pipefail
 py=$1 control=${2:-}
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,8 +16,13 @@ fail() { echo "FAIL: $*"; cat "$tmp/out.log" 2>/dev/null; echo "0 passed, 1 fail
 boot="$src/python/trainproof_boot:$src/python"
 fault=
 [ "$control" = control ] && fault=probe-draws-a-random-number
-env -u PYTHONPATH -u TRAINPROOF_PROBE -u TRAINPROOF_TRACE "$py" "$src/examples/python_plain/train.py" \
-  --out "$tmp/a" --final "$tmp/without.pt" >"$tmp/out.log" 2>&1 || fail "the example failed without the probe"
+if [ -n "${PROBE_REFERENCE:-}" ]; then
+  cp "$PROBE_REFERENCE" "$tmp/without.pt" || fail "no run without the probe at $PROBE_REFERENCE"
+else
+  env -u PYTHONPATH -u TRAINPROOF_PROBE -u TRAINPROOF_TRACE "$py" "$src/examples/python_plain/train.py" \
+    --out "$tmp/a" --final "$tmp/without.pt" >"$tmp/out.log" 2>&1 || fail "the example failed without the probe"
+  [ -n "${PROBE_KEEP:-}" ] && { mkdir -p "$PROBE_KEEP" && cp "$tmp/without.pt" "$PROBE_KEEP/"; }
+fi
 TRAINPROOF_INJECT_FAULT=$fault PYTHONPATH=$boot TRAINPROOF_PROBE=1 TRAINPROOF_TRACE=$tmp/probe.trace "$py" \
   "$src/examples/python_plain/train.py" --out "$tmp/b" --final "$tmp/with.pt" >"$tmp/out.log" 2>&1 \
   || fail "the example failed with the probe"
