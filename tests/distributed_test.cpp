@@ -192,7 +192,7 @@ TEST(LaunchEnvTest, DdpCheckOutsideALauncherIsBadInput) {
     if (std::getenv(v)) GTEST_SKIP() << v << " is set: this test runs outside a launcher";
   DdpCheckOptions o;
   o.run_dir = "x";
-  EXPECT_BAD_INPUT(ddp_check_main(o), "neither RANK/WORLD_SIZE nor SLURM_PROCID");
+  EXPECT_BAD_INPUT(ddp_check(o), "neither RANK/WORLD_SIZE nor SLURM_PROCID");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-"""verify --json/--junit/--html produce valid files for a passing and a failing run, the
-HTML loads in headless Chromium and its screenshot is not blank, and regen --markdown
+"""verify --json/--junit/--html produce valid files for a passing and a failing run (and so
+does compare: every command that writes reports takes every format), the HTML loads in
+headless Chromium and its screenshot is not blank, and regen --markdown
 summarises a change and every series' tolerance. The goldens are regenerated here first,
 so the test holds on any machine. usage: reports_test.py TRAINPROOF_BIN"""
 import json
@@ -97,6 +98,23 @@ with tempfile.TemporaryDirectory() as tmp:
                           "--disable-background-networking", f"--user-data-dir={tmp / 'profile2'}", "--dump-dom",
                           (tmp / "fail.html").as_uri()], capture_output=True, text=True, timeout=120).stdout
     check("trainproof verify: FAILED" in dom and "params_uninterrupted" in dom, "the page loads with its content")
+
+    # Every command that writes report files takes every format (report_formats()): compare too.
+    for command in ("verify", "compare", "check"):
+        usage = subprocess.run([binary, command, "--help"], capture_output=True, text=True).stdout
+        missing = [o for o in ("--json", "--report", "--junit", "--html") if o not in usage]
+        check(not missing, f"{command} --help lacks {missing}")
+    cmp = [binary, "compare", str(good / "resume_exact.h5"), str(bad / "resume_exact.h5"), "--device", "cpu"]
+    check(subprocess.run(cmp + ["--json", str(tmp / "cmp.json"), "--junit", str(tmp / "cmp.xml"), "--html",
+                                str(tmp / "cmp.html")], capture_output=True).returncode == 1,
+          "compare fails on the edited golden")
+    check(json.loads((tmp / "cmp.json").read_text())["failed"] == 1, "compare's JSON counts the failure")
+    check(int(ET.parse(tmp / "cmp.xml").getroot().find("testsuite").get("failures")) == 1,
+          "compare's JUnit counts the failure")
+    c = Counter()
+    c.feed((tmp / "cmp.html").read_text())
+    check(c.tags.get("svg", 0) >= 1 and "params_uninterrupted" in (tmp / "cmp.html").read_text(),
+          "compare's HTML plots the series")
 
     md = tmp / "regen.md"
     subprocess.run([binary, "regen", "resume_exact", "--device", "cpu", "--path-set", "native", "--golden", str(bad),

@@ -17,7 +17,7 @@ restarts=1
 case $case in hang | dies) restarts=0 ;; esac
 run() {
   timeout 300 "$torchrun" --standalone --nproc-per-node "$nproc" --max-restarts "$restarts" --no-python \
-    "$bin" ddp-check --run-dir "$tmp/run" --out "$tmp/result.json" >"$tmp/out.log" 2>&1
+    "$bin" ddp-check --run-dir "$tmp/run" --out "$tmp/result.json" --junit "$tmp/result.xml" >"$tmp/out.log" 2>&1
 }
 fail() { echo "FAIL: $*"; echo "--- torchrun output:"; tail -60 "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
 
@@ -37,12 +37,17 @@ for v in r["ranks"]:
     assert any(l.startswith(f"world {n} even: matches the full batch") for l in laws), laws
 golden = [c for c in r["ranks"][0]["checks"] if c["law"].startswith("golden ")]
 assert len(golden) == 3, golden  # full batch, even and uneven by size, all in the golden for N = 2 and 4
-print(f"{n} ranks: {sum(len(v['checks']) for v in r['ranks'])} checks held; attempt {r['attempt']}")
+import xml.etree.ElementTree as ET
+suite = ET.parse(sys.argv[1][:-len(".json")] + ".xml").getroot().find("testsuite")
+checks = sum(len(v["checks"]) for v in r["ranks"])
+assert int(suite.get("tests")) == checks and int(suite.get("failures")) == 0, (suite.attrib, checks)
+print(f"{n} ranks: {checks} checks held (the JUnit report too); attempt {r['attempt']}")
 PY
     ;;
   control)
     TRAINPROOF_INJECT_FAULT=$arg run && fail "torchrun exited 0 with the mistake $arg planted"
     grep -q "BROKEN on rank [0-9]* ([^)]*): $law" "$tmp/out.log" || fail "no rank reported '$law' BROKEN under $arg"
+    grep -q "<failure message=\"BROKEN\"" "$tmp/result.xml" || fail "the JUnit report shows no broken law under $arg"
     ;;
   worker)
     timeout 300 "$torchrun" --standalone --nproc-per-node 2 --no-python "$bin" ddp-worker --task grad \

@@ -25,9 +25,7 @@ CliCommand check_command() {
             check->add_option("--timeout", o->timeout_s, "Seconds one start of the command may take")
                 ->capture_default_str()
                 ->check(CLI::PositiveNumber);
-            check->add_option("--json", o->reports.json, "Write the verdicts as JSON to this file");
-            check->add_option("--junit", o->reports.junit, "Write JUnit XML to this file");
-            check->add_option("--html", o->reports.html, "Write an HTML page to this file");
+            add_report_options(check, o->reports);
             check->add_option("--expect-lr", o->expect_lr_spec,
                               "The schedule the recorded lr must follow, as `lr-curve` takes it, e.g. "
                               "'warmup-cosine --lr 3e-3 --warmup 6 --total 60'");

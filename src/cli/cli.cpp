@@ -17,6 +17,10 @@
 
 namespace trainproof {
 
+void cli::add_report_options(CLI::App* command, ReportFiles& files) {
+  for (const auto& format : report_formats()) command->add_option(format.options, files[format.name], format.help);
+}
+
 int cli_main(int argc, char** argv, const char* default_golden_dir, const std::vector<CliCommand>& extra) {
   set_cli_executable("/proc/self/exe");  // child processes (preempt trials, ranks) run this CLI
   CLI::App app{"trainproof: proves a LibTorch training loop does what the best-practice documents say"};

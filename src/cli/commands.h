@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "trainproof/cli/cli.h"
+#include "trainproof/report/report.h"
 
 namespace trainproof::cli {
 
@@ -29,6 +30,10 @@ CliCommand check_command();
 CliCommand ddp_check_command(CliEnv& env);
 CliCommand ddp_worker_command();
 CliCommand lr_curve_command();
+
+// An option per report file format (report_formats(): --json, --junit, --html), each filling
+// its path in `files`: verify, compare and check take the same ones.
+void add_report_options(CLI::App* command, ReportFiles& files);
 
 // `check --expect-lr SPEC`: the rates of SPEC, parsed as `trainproof lr-curve SPEC` is.
 std::vector<double> expected_lr(const std::string& spec);

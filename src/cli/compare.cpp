@@ -27,8 +27,7 @@ CliCommand compare_command() {
                             "One policy for every series, or 'ceiling': each series within its scenario's ceiling "
                             "(default: each reference series' own tolerance)");
             cmp->add_flag("--cross", o->cross, "Apply the reference's cross-environment tolerances");
-            cmp->add_option("--json", reports->json, "Write the results as JSON to this file");
-            cmp->add_option("--junit", reports->junit, "Write JUnit XML to this file");
+            add_report_options(cmp, *reports);
             return cmp;
           },
           [o, reports] {

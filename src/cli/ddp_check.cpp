@@ -11,10 +11,34 @@
 
 namespace trainproof::cli {
 
+namespace {
+
+// Each rank prints what it found; rank 0 then names every broken law with its rank and host,
+// counts them, and writes the report files.
+int print_ddp_check(const DdpCheckReport& r, const DdpCheckOptions& o, const ReportFiles& reports) {
+  const LaunchEnv& e = r.env;
+  fmt::print("rank {} of {} (local rank {}, {} on {}, attempt {}) joined through the TCPStore at {}:{}\n", e.rank,
+             e.world, e.local_rank, e.launcher, r.host, e.restart_count, e.master_addr, e.master_port);
+  for (const auto& l : r.laws)
+    fmt::print("rank {}: {:<8} {}{}\n", e.rank, law_status_text(l.status), l.name,
+               l.detail.empty() ? "" : " (" + l.detail + ")");
+  if (!r.ranks) return kExitOk;  // rank 0 decides the exit code
+  for (const auto& l : r.ranks->entries)
+    if (l.failed()) fmt::print("BROKEN on {}: {} {}\n", l.device, l.name, l.detail);
+  const Tally n = tally(r.ranks->entries);
+  fmt::print("ddp-check: {} ranks ({}), {} held, {} broken, {} skipped{}\n", e.world, e.launcher, n.passed, n.failed,
+             n.skipped, o.out.empty() ? "" : "; combined result in " + o.out.string());
+  write_reports(reports, *r.ranks);
+  return exit_code(*r.ranks);
+}
+
+}  // namespace
+
 CliCommand ddp_check_command(CliEnv& env) {
   struct Options {
     DdpCheckOptions check;
     bool no_golden = false;
+    ReportFiles reports;  // rank 0 writes them: every rank's laws
   };
   auto o = std::make_shared<Options>();
   return {[&env, o](CLI::App& app) {
@@ -25,6 +49,7 @@ CliCommand ddp_check_command(CliEnv& env) {
             ddp->add_option("--run-dir", c.run_dir, "Checkpoints of the resume law (a folder every rank can reach)")
                 ->required();
             ddp->add_option("--out", c.out, "Rank 0 writes the combined result of every rank here (JSON)");
+            add_report_options(ddp, o->reports);
             ddp->add_option("--golden", env.golden_dir, "Folder of golden .h5 files (ddp_equivalence.h5 is compared)");
             ddp->add_flag("--no-golden", o->no_golden, "Do not compare with the golden");
             ddp->add_option("--steps", c.steps, "Training steps of the resume law")
@@ -40,7 +65,7 @@ CliCommand ddp_check_command(CliEnv& env) {
             if (c.kill_at >= c.steps)
               throw BadInput(fmt::format("--kill-at {} must be below --steps {}", c.kill_at, c.steps));
             if (!o->no_golden) c.golden = golden_path(env.golden_dir, "ddp_equivalence");
-            return ddp_check_main(c);
+            return print_ddp_check(ddp_check(c), c, o->reports);
           }};
 }
 

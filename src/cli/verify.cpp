@@ -21,11 +21,7 @@ CliCommand verify_command(CliEnv& env) {
             verify->add_option("scenarios", v.scenarios, "Scenario names (default: all)");
             verify->add_option("--device", v.device, "cpu, cuda or all (the devices present)")->capture_default_str();
             verify->add_option("--golden", env.golden_dir, "Folder of golden .h5 files");
-            verify->add_option("--json,--report", o->reports.json, "Write the results as JSON to this file");
-            verify->add_option("--junit", o->reports.junit,
-                               "Write JUnit XML (one testcase per scenario x device x series) to this file");
-            verify->add_option("--html", o->reports.html,
-                               "Write one self-contained HTML page with a plot per series to this file");
+            add_report_options(verify, o->reports);
             verify->add_flag("--cross", v.force_cross,
                              "Apply the goldens' cross-environment tolerances even where the fingerprint matches");
             verify->add_flag("--require-all-devices", v.require_all_devices,

@@ -133,11 +133,13 @@ void await_ranks(c10d::Store& store, const std::string& key, int world, std::chr
                              fmt::join(missing, ", "), world, what, timeout.count()));
 }
 
-struct Check {
-  std::string name;
-  std::string status;  // held, BROKEN, skipped
-  std::string detail;
-};
+// A law on this rank, as every report holds a verdict (report.h).
+ReportEntry law(std::string name, Status status, std::string detail = "") {
+  return {"ddp-check", "", "invariant", std::move(name), status, "", std::move(detail)};
+}
+Status held(bool ok) {
+  return ok ? Status::kPass : Status::kBroken;
+}
 
 uint64_t bits(const torch::Tensor& t) {
   return static_cast<uint64_t>(bitwise_checksum({t}));
@@ -152,22 +154,22 @@ std::pair<torch::Tensor, torch::Tensor> allreduced(const RankContext& ctx, const
 }
 
 // The data-parallel gradient laws on this job's ranks (the names are ddp_equivalence's).
-std::vector<Check> gradient_laws(c10d::Backend& pg, c10d::Store& store, const LaunchEnv& e, uint64_t seed,
-                                 Trace& observed) {
+std::vector<ReportEntry> gradient_laws(c10d::Backend& pg, c10d::Store& store, const LaunchEnv& e, uint64_t seed,
+                                       Trace& observed) {
   constexpr int64_t kTotal = 64;
   const int n = e.world;
-  std::vector<Check> checks;
-  auto law = [&](std::string name, bool held, std::string detail = "") {
-    checks.push_back({std::move(name), held ? "held" : "BROKEN", std::move(detail)});
+  std::vector<ReportEntry> checks;
+  auto add = [&](std::string name, bool ok, std::string detail = "") {
+    checks.push_back(law(std::move(name), held(ok), std::move(detail)));
   };
   const auto [full64, full32] = reference_gradients(torch::kCPU, kTotal, seed, 1, false, false);
   const auto [acc64, acc32] = reference_gradients(torch::kCPU, kTotal, seed, n, false, true);
   const RankContext ctx{e.rank, n, &pg, torch::kCPU, {}};
   const auto [dp64, dp32] = allreduced(ctx, "mean", false, kTotal, seed);
-  law(fmt::format("world {} even: matches the full batch (float32 allclose, float64 to 1e-12)", n),
+  add(fmt::format("world {} even: matches the full batch (float32 allclose, float64 to 1e-12)", n),
       torch::allclose(dp32, full32, 1e-5, 1e-6) && torch::allclose(dp64, full64, 1e-12, 1e-14),
       fmt::format("float64 max abs diff {:.2g}", (dp64 - full64).abs().max().item<double>()));
-  law(fmt::format("world {} even: equals {}-step accumulation", n, n), torch::allclose(dp64, acc64, 1e-12, 1e-14));
+  add(fmt::format("world {} even: equals {}-step accumulation", n, n), torch::allclose(dp64, acc64, 1e-12, 1e-14));
   record(observed, "grad_full_batch_float64", full64);
   record(observed, fmt::format("grad_world{}_even_float64", n), dp64);
   // Every rank must hold the same all-reduced gradient, bit for bit: rank 0 compares.
@@ -175,9 +177,9 @@ std::vector<Check> gradient_laws(c10d::Backend& pg, c10d::Store& store, const La
   if (n > 1) {
     const auto [mean64, mean32] = allreduced(ctx, "mean", true, kTotal, seed);
     const auto [size64, size32] = allreduced(ctx, "size", true, kTotal, seed);
-    law(fmt::format("world {} uneven: dividing by the world size does not match", n),
+    add(fmt::format("world {} uneven: dividing by the world size does not match", n),
         !torch::allclose(mean64, full64, 1e-12, 1e-14));
-    law(fmt::format("world {} uneven: weighting by shard size matches", n),
+    add(fmt::format("world {} uneven: weighting by shard size matches", n),
         torch::allclose(size64, full64, 1e-12, 1e-14));
     record(observed, fmt::format("grad_world{}_uneven_by_size_float64", n), size64);
   }
@@ -187,7 +189,7 @@ std::vector<Check> gradient_laws(c10d::Backend& pg, c10d::Store& store, const La
     const std::string mine = get_text(store, "grad/0");
     for (int r = 1; r < n; ++r)
       if (get_text(store, fmt::format("grad/{}", r)) != mine) differ.push_back(std::to_string(r));
-    law("every rank holds the same all-reduced gradient (bitwise)", differ.empty(),
+    add("every rank holds the same all-reduced gradient (bitwise)", differ.empty(),
         differ.empty() ? "" : fmt::format("rank(s) {} differ from rank 0", fmt::join(differ, ", ")));
   }
   return checks;
@@ -195,21 +197,20 @@ std::vector<Check> gradient_laws(c10d::Backend& pg, c10d::Store& store, const La
 
 // The goldens' values for this world size (ddp_equivalence on the CPU), under their
 // cross-environment tolerances; series the golden has for other world sizes are not asked.
-std::vector<Check> golden_laws(const fs::path& golden, const Trace& observed, int world) {
+std::vector<ReportEntry> golden_laws(const fs::path& golden, const Trace& observed, int world) {
   const GoldenFile g = read_golden(golden);
   const auto cpu = g.devices.find("cpu");
   if (cpu == g.devices.end()) throw BadInput(fmt::format("{}: no /cpu group", golden.string()));
-  std::vector<Check> checks;
+  std::vector<ReportEntry> checks;
   for (const auto& s : observed.series) {
     const Series* want = cpu->second.trace.find(s.name);
     if (!want) {
-      checks.push_back({fmt::format("golden {}", s.name), "skipped",
-                        fmt::format("{} has no series for world {}", golden.filename().string(), world)});
+      checks.push_back(law(fmt::format("golden {}", s.name), Status::kSkipped,
+                           fmt::format("{} has no series for world {}", golden.filename().string(), world)));
       continue;
     }
     const auto c = compare_series(*want, s, /*cross_environment=*/true);
-    checks.push_back(
-        {fmt::format("golden {} within {}", s.name, c.tolerance), c.passed() ? "held" : "BROKEN", c.detail});
+    checks.push_back(law(fmt::format("golden {} within {}", s.name, c.tolerance), held(c.passed()), c.detail));
   }
   return checks;
 }
@@ -218,12 +219,11 @@ std::vector<Check> golden_laws(const fs::path& golden, const Trace& observed, in
 // same run in which the last rank SIGKILLs itself mid-run on the first attempt. torchrun
 // stops the other ranks and restarts the whole group, which resumes from its checkpoints;
 // each rank's final parameters must then be bitwise the uninterrupted run's.
-std::vector<Check> resume_laws(c10d::Backend& pg, const LaunchEnv& e, const DdpCheckOptions& o) {
+std::vector<ReportEntry> resume_laws(c10d::Backend& pg, const LaunchEnv& e, const DdpCheckOptions& o) {
   const std::string name = "killed and restarted by the launcher: final parameters bitwise the uninterrupted run's";
   if (e.launcher != "torchrun" || e.max_restarts < 1)
-    return {{name, "skipped",
-             "needs a launcher that restarts a failed group: torchrun --max-restarts 1 (or more); "
-             "srun does not"}};
+    return {law(name, Status::kSkipped,
+                "needs a launcher that restarts a failed group: torchrun --max-restarts 1 (or more); srun does not")};
   TrainTaskOptions w{.steps = o.steps, .ckpt_every = o.ckpt_every, .seed = o.seed};
   const fs::path straight = o.run_dir / "uninterrupted", killed = o.run_dir / "preempted";
   fs::create_directories(straight);
@@ -238,17 +238,22 @@ std::vector<Check> resume_laws(c10d::Backend& pg, const LaunchEnv& e, const DdpC
   w.kill_at = e.restart_count == 0 && e.rank == e.world - 1 ? o.kill_at : -1;
   run_rank_task("train", {e.rank, e.world, &pg, torch::kCPU, killed}, w).save(killed / file);
   if (e.restart_count == 0)
-    return {{name, "BROKEN", fmt::format("no rank was killed (kill at step {} of {})", o.kill_at, o.steps)}};
+    return {law(name, Status::kBroken, fmt::format("no rank was killed (kill at step {} of {})", o.kill_at, o.steps))};
   const auto a = final_parameters(straight / file), b = final_parameters(killed / file);
   const bool same = bitwise_equal(a, b);
-  return {{name, same ? "held" : "BROKEN",
-           same ? fmt::format("attempt {}: resumed after the group was restarted", e.restart_count)
-                : fmt::format("attempt {}: max abs diff {:.3g}", e.restart_count, (a - b).abs().max().item<double>())}};
+  return {
+      law(name, held(same),
+          same ? fmt::format("attempt {}: resumed after the group was restarted", e.restart_count)
+               : fmt::format("attempt {}: max abs diff {:.3g}", e.restart_count, (a - b).abs().max().item<double>()))};
 }
 
 }  // namespace
 
-int ddp_check_main(const DdpCheckOptions& o) {
+const char* law_status_text(Status s) {
+  return s == Status::kPass ? "held" : status_text(s);
+}
+
+DdpCheckReport ddp_check(const DdpCheckOptions& o) {
   const auto env = launch_env([](const char* name) { return std::getenv(name); });
   if (!env)
     throw BadInput(
@@ -270,47 +275,42 @@ int ddp_check_main(const DdpCheckOptions& o) {
   }
   auto pg = make_gloo_group(c10::make_intrusive<c10d::PrefixStore>("gloo", store), e.rank, e.world,
                             std::chrono::duration_cast<std::chrono::milliseconds>(timeout));
-  fmt::print("rank {} of {} (local rank {}, {} on {}, attempt {}) joined through the TCPStore at {}:{}\n", e.rank,
-             e.world, e.local_rank, e.launcher, hostname(), e.restart_count, e.master_addr, e.master_port);
 
+  DdpCheckReport report{e, hostname(), {}, std::nullopt};
   Trace observed;
-  std::vector<Check> checks = gradient_laws(*pg, *store, e, o.seed, observed);
+  report.laws = gradient_laws(*pg, *store, e, o.seed, observed);
   if (e.rank == 0 && !o.golden.empty())
-    for (auto& c : golden_laws(o.golden, observed, e.world)) checks.push_back(std::move(c));
-  for (auto& c : resume_laws(*pg, e, o)) checks.push_back(std::move(c));
+    for (auto& c : golden_laws(o.golden, observed, e.world)) report.laws.push_back(std::move(c));
+  for (auto& c : resume_laws(*pg, e, o)) report.laws.push_back(std::move(c));
 
-  nlohmann::json verdict = {{"rank", e.rank}, {"local_rank", e.local_rank}, {"host", hostname()}, {"checks", {}}};
-  for (const auto& c : checks) {
-    verdict["checks"].push_back({{"law", c.name}, {"status", c.status}, {"detail", c.detail}});
-    fmt::print("rank {}: {:<8} {}{}\n", e.rank, c.status, c.name, c.detail.empty() ? "" : " (" + c.detail + ")");
-  }
-  std::fflush(stdout);
+  // The ranks' verdicts travel through the store as the JSON --out combines.
+  nlohmann::json verdict = {{"rank", e.rank}, {"local_rank", e.local_rank}, {"host", report.host}, {"checks", {}}};
+  for (const auto& c : report.laws)
+    verdict["checks"].push_back({{"law", c.name}, {"status", law_status_text(c.status)}, {"detail", c.detail}});
   set_text(*store, fmt::format("verdict/{}", e.rank), verdict.dump());
-  if (e.rank != 0) return kExitOk;  // rank 0 reports every rank's verdict and decides the exit code
+  if (e.rank != 0) return report;  // rank 0 gathers every rank's verdict and decides the exit code
 
   await_ranks(*store, "verdict", e.world, timeout, "report its verdict");
   nlohmann::json all = {{"launcher", e.launcher}, {"world", e.world}, {"attempt", e.restart_count}, {"ranks", {}}};
-  size_t broken = 0, held = 0, skipped = 0;
+  VerifyReport ranks;
   for (int r = 0; r < e.world; ++r) {
     auto v = nlohmann::json::parse(get_text(*store, fmt::format("verdict/{}", r)));
     for (const auto& c : v["checks"]) {
-      const auto status = c["status"].get<std::string>();
-      broken += status == "BROKEN";
-      held += status == "held";
-      skipped += status == "skipped";
-      if (status == "BROKEN")
-        fmt::print("BROKEN on rank {} ({}): {} {}\n", r, v["host"].get<std::string>(), c["law"].get<std::string>(),
-                   c["detail"].get<std::string>());
+      const auto text = c["status"].get<std::string>();
+      const Status status = text == "held" ? Status::kPass : text == "skipped" ? Status::kSkipped : Status::kBroken;
+      auto entry = law(c["law"].get<std::string>(), status, c["detail"].get<std::string>());
+      entry.device = fmt::format("rank {} ({})", r, v["host"].get<std::string>());
+      ranks.entries.push_back(std::move(entry));
     }
     all["ranks"].push_back(std::move(v));
   }
-  all["held"] = held;
-  all["broken"] = broken;
-  all["skipped"] = skipped;
+  const Tally n = tally(ranks.entries);
+  all["held"] = n.passed;
+  all["broken"] = n.failed;
+  all["skipped"] = n.skipped;
   if (!o.out.empty()) atomic_write_bytes(o.out, all.dump(2) + "\n");
-  fmt::print("ddp-check: {} ranks ({}), {} held, {} broken, {} skipped{}\n", e.world, e.launcher, held, broken, skipped,
-             o.out.empty() ? "" : "; combined result in " + o.out.string());
-  return broken ? kExitMismatch : kExitOk;
+  report.ranks = std::move(ranks);
+  return report;
 }
 
 }  // namespace trainproof

@@ -211,15 +211,7 @@ void print_check_report(const CheckReport& r) {
   }
   const auto& findings = r.report.findings;
   if (!findings.empty()) fmt::print("\n{:<8} {}\n", "status", "finding");
-  for (const auto& f : findings) {
-    const std::string step = f.step >= 0 ? fmt::format(" at step {}", f.step) : "";
-    const std::string where = f.where.empty() ? "" : fmt::format(" ({})", f.where);
-    fmt::print("{:<8} [{}] {}{}{}\n    -> {}\n",
-               f.allowed  ? "allowed"
-               : f.advice ? "advice"
-                          : "BROKEN",
-               f.id, f.law, step, where, f.detail);
-  }
+  for (const auto& f : findings) fmt::print("{:<8} [{}] {}\n    -> {}\n", f.status_word(), f.id, f.heading(), f.detail);
   const size_t laws = r.laws.size() - advice;
   fmt::print("\ncheck: {} laws, {} held, {} broken{}, {} finding(s){}, {:.1f} s{}\n", laws, held, laws - held,
              advice ? fmt::format(", {} advice", advice) : "", findings.size(),

@@ -1,6 +1,6 @@
-// What every report shares: the tally, a status's words, the exit codes, and write_reports(),
-// which hands a report to each file format asked for (json.cpp, junit.cpp, html.cpp; the
-// Markdown of regen and tolerances: markdown.cpp; the console: console.cpp).
+// What every report shares: the tally, a status's words, the exit codes, the file formats
+// (report_formats(): json.cpp, junit.cpp, html.cpp) and write_reports(), which hands a report to
+// each one asked for. The Markdown of regen and tolerances: markdown.cpp; the console: console.cpp.
 #include "trainproof/report/report.h"
 
 #include <cmath>
@@ -116,10 +116,29 @@ int exit_code(const CheckReport& r) {
   return tally(r.report.entries).failed || refused ? kExitMismatch : kExitOk;
 }
 
+const std::vector<ReportFormat>& report_formats() {
+  static const std::vector<ReportFormat> formats = {
+      {"json", "--json,--report", "Write the results as JSON to this file", write_json_report},
+      {"junit", "--junit",
+       "Write JUnit XML (a testcase per scenario x device x series, invariant, law or finding) to this file",
+       write_junit_report},
+      {"html", "--html", "Write one self-contained HTML page (a plot per series) to this file", write_html_report},
+  };
+  return formats;
+}
+
 void write_reports(const ReportFiles& files, const VerifyReport& r) {
-  if (!files.json.empty()) write_json_report(files.json, r);
-  if (!files.junit.empty()) write_junit_report(files.junit, r);
-  if (!files.html.empty()) write_html_report(files.html, r);
+  for (const auto& format : report_formats())
+    if (const auto it = files.find(format.name); it != files.end() && !it->second.empty()) format.write(it->second, r);
+}
+
+std::string Finding::heading() const {
+  return fmt::format("{}{}{}", law, step >= 0 ? fmt::format(" at step {}", step) : "",
+                     where.empty() ? "" : fmt::format(" ({})", where));
+}
+
+const char* Finding::status_word() const {
+  return allowed ? "allowed" : advice ? "advice" : "BROKEN";
 }
 
 std::string Tally::str() const {

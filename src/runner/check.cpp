@@ -149,7 +149,7 @@ Law golden_law(const Trace& observed, const DeviceGolden& golden, const CheckOpt
   size_t failed = 0, beyond_exact = 0;
   std::string first;
   for (const auto& c : compare_traces(golden.trace, observed, cross)) {
-    report.entries.push_back(series_entry("check", "golden", c, cross));
+    report.entries.push_back(series_entry("check", "golden", c, cross, golden.trace, observed));
     if (c.passed()) continue;
     if (failed++ == 0) first = fmt::format("'{}' {}: {}", c.series, verdict_name(c.verdict), c.detail);
   }
@@ -343,14 +343,22 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
   return {name, true, fmt::format("{} steps, final parameters equal{}", resumed.steps.size(), where)};
 }
 
+// The problems that refuse a golden before any path runs: each law broken.
+std::vector<std::string> broken_laws(const std::vector<Law>& laws) {
+  std::vector<std::string> problems;
+  for (const auto& l : laws)
+    if (!l.held) problems.push_back(fmt::format("the law '{}' is broken", l.name));
+  return problems;
+}
+
 // Refused (nothing written) while a law is broken or a series moves beyond its ceiling, unless
 // --force (then each problem is kept in the golden as forced); otherwise the golden written
 // atomically. `out` says which, and why.
 void write_check_golden(const CheckOptions& o, std::vector<std::string> problems, int64_t schema, DeviceGolden group,
                         CheckGoldenWrite& out) {
   out.problems = std::move(problems);
-  if (!out.problems.empty() && !o.force) return;
-  group.forced = fmt::format("{}", fmt::join(out.problems, "\n"));
+  if (refuses_golden(out.problems, o.force)) return;
+  group.forced = forced_problems(out.problems);
   GoldenFile g;
   g.schema_version = schema;
   g.scenario = o.golden.stem().string();
@@ -369,9 +377,7 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
                               const CheckOptions& o, const std::optional<Tolerance>& ceiling,
                               const std::vector<ExecPath>& paths, Progress& progress) {
   Trace t = to_trace(straight);
-  std::vector<std::string> problems;
-  for (const auto& l : laws)
-    if (!l.held) problems.push_back(fmt::format("the law '{}' is broken", l.name));
+  std::vector<std::string> problems = broken_laws(laws);
   // A broken law refuses the golden whatever the paths measure: they are not run (but with --force).
   const bool run_paths = problems.empty() || o.force;
   if (!run_paths && paths.size() > 1)
@@ -390,15 +396,10 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
     others.emplace_back(paths[p].name, to_trace(read_recorded_trace(r.trace)));
     measured.push_back(paths[p]);
   }
-  const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
   if (ceiling)
     for (auto& s : t.series) s.ceiling = *ceiling;
   std::vector<std::pair<std::string, const Trace*>> spread;
   for (const auto& [path, trace] : others) spread.emplace_back(path, &trace);
-  for (auto& p : measure_envelope(t, spread, factor)) problems.push_back(std::move(p) + " (--ceiling)");
-  for (auto& s : t.series)
-    if (std::any_of(s.values.begin(), s.values.end(), [](double v) { return std::isnan(v); }))
-      s.cross = s.cross.nan_ok();  // a scalar some steps do not log
   std::optional<GoldenFile> old;
   if (fs::exists(o.golden)) {
     try {
@@ -409,17 +410,24 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
   }
   const DeviceGolden* before = nullptr;
   if (old && old->devices.count(kCheckGroup)) before = &old->devices.at(kCheckGroup);
-  const std::vector<RegenChange> changes = describe_changes(before ? &before->trace : nullptr, t, "check", kCheckGroup);
-  std::vector<ToleranceRow> rows;
-  add_tolerance_rows("check", kCheckGroup, t, rows);
-  if (!o.markdown.empty()) write_regen_markdown(o.markdown, changes, rows);
+  GoldenDraft draft = draft_golden(std::move(t), spread,
+                                   {.scenario = "check",
+                                    .device = kCheckGroup,
+                                    .safety_factor = o.safety_factor,
+                                    .old = before ? &before->trace : nullptr,
+                                    .previous = nullptr,
+                                    .problems = std::move(problems),
+                                    .ceiling_hint = " (--ceiling)",
+                                    .force = o.force});
+  if (!o.markdown.empty()) write_regen_markdown(o.markdown, draft.changes, draft.tolerances);
   CheckGoldenWrite out;
   out.path = o.golden.string();
-  out.made_of = fmt::format("{} execution paths, safety factor {}", measured.size(), factor);
-  out.changes = changes;
-  write_check_golden(o, std::move(problems), kGoldenSchemaVersion,
-                     {current_fingerprint(c10::Device("cpu")), std::move(t), paths_json(measured), "", std::nullopt},
-                     out);
+  out.made_of = fmt::format("{} execution paths, safety factor {}", measured.size(),
+                            o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor);
+  out.changes = draft.changes;
+  write_check_golden(
+      o, std::move(draft.problems), kGoldenSchemaVersion,
+      {current_fingerprint(c10::Device("cpu")), std::move(draft.trace), paths_json(measured), "", std::nullopt}, out);
   return out;
 }
 
@@ -484,10 +492,7 @@ CheckGoldenWrite regen_band(const std::vector<RecordedTrace>& runs, const std::v
                                      b.mean.find(series)->values.back(), spread.back(),
                                      *std::max_element(spread.begin(), spread.end())));
   }
-  std::vector<std::string> problems;
-  for (const auto& l : laws)
-    if (!l.held) problems.push_back(fmt::format("the law '{}' is broken", l.name));
-  write_check_golden(o, std::move(problems), kBandGoldenSchemaVersion,
+  write_check_golden(o, broken_laws(laws), kBandGoldenSchemaVersion,
                      {current_fingerprint(c10::Device("cpu")), std::move(b.mean), "[]", "", std::move(b.band)}, out);
   return out;
 }
@@ -570,10 +575,8 @@ void report_findings(VerifyReport& report, const std::vector<std::string>& allow
   report.findings = std::move(once);
   for (auto& f : report.findings) {
     f.allowed = std::find(allow.begin(), allow.end(), f.id) != allow.end();
-    const std::string step = f.step >= 0 ? fmt::format(" at step {}", f.step) : "";
-    const std::string where = f.where.empty() ? "" : fmt::format(" ({})", f.where);
     report.entries.emplace_back("check", "cmd", "finding", f.id, f.breaks() ? Status::kBroken : Status::kPass, "",
-                                fmt::format("{}{}{}: {}", f.law, step, where, f.detail));
+                                fmt::format("{}: {}", f.heading(), f.detail));
   }
 }
 

@@ -136,10 +136,7 @@ bool check_run(const std::string& scenario, const std::string& label, const Devi
   bool ok = true;
   for (const auto& c : compare_traces(g.trace, observed, cross)) {
     ok = ok && c.passed();
-    ReportEntry e = series_entry(scenario, label, c, cross);
-    e.golden = values_of(g.trace, c.series);
-    e.observed = values_of(observed, c.series);
-    report.entries.push_back(std::move(e));
+    report.entries.push_back(series_entry(scenario, label, c, cross, g.trace, observed));
   }
   for (const auto& inv : observed.invariants) {
     ok = ok && inv.held;
@@ -269,8 +266,11 @@ VerifyReport verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>
 
 }  // namespace
 
-ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross) {
+ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross,
+                         const Trace& golden, const Trace& observed) {
   ReportEntry e(scenario, dev, "series", c.series, status_of(c.verdict), c.tolerance, c.detail);
+  e.golden = values_of(golden, c.series);
+  e.observed = values_of(observed, c.series);
   e.max_abs = c.max_abs;
   e.max_rel = c.max_rel;
   e.max_ulp = c.max_ulp;
@@ -362,6 +362,9 @@ std::string spread_text(const Series& s) {
 
 }  // namespace
 
+namespace {
+
+// The problems of series beyond their ceilings; draft_golden's first step.
 std::vector<std::string> measure_envelope(Trace& fresh, const std::vector<std::pair<std::string, const Trace*>>& paths,
                                           double factor, const Trace* previous) {
   std::vector<std::string> problems;
@@ -414,6 +417,8 @@ std::vector<RegenChange> describe_changes(const Trace* old_trace, const Trace& f
   return changes;
 }
 
+}  // namespace
+
 void add_tolerance_rows(const std::string& scenario, const std::string& dev, const Trace& t,
                         std::vector<ToleranceRow>& rows) {
   for (const auto& s : t.series) {
@@ -429,6 +434,31 @@ void add_tolerance_rows(const std::string& scenario, const std::string& dev, con
     r.catches = smallest_caught_change(s, s.cross);
     rows.push_back(std::move(r));
   }
+}
+
+GoldenDraft draft_golden(Trace fresh, const std::vector<std::pair<std::string, const Trace*>>& paths,
+                         GoldenDraftOptions o) {
+  GoldenDraft d;
+  d.problems = std::move(o.problems);
+  const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
+  for (auto& p : measure_envelope(fresh, paths, factor, o.previous)) d.problems.push_back(p + o.ceiling_hint);
+  for (auto& s : fresh.series)
+    if (std::any_of(s.values.begin(), s.values.end(), [](double v) { return std::isnan(v); }))
+      s.cross = s.cross.nan_ok();  // a scalar some steps do not log
+  d.changes = describe_changes(o.old, fresh, o.scenario, o.device);
+  add_tolerance_rows(o.scenario, o.device, fresh, d.tolerances);
+  d.refused = refuses_golden(d.problems, o.force);
+  fresh.invariants.clear();
+  d.trace = std::move(fresh);
+  return d;
+}
+
+bool refuses_golden(const std::vector<std::string>& problems, bool force) {
+  return !problems.empty() && !force;
+}
+
+std::string forced_problems(const std::vector<std::string>& problems) {
+  return fmt::format("{}", fmt::join(problems, "\n"));
 }
 
 RegenReport regen(const RegenOptions& o) {
@@ -475,9 +505,8 @@ RegenReport regen(const RegenOptions& o) {
         rs.skipped = ref.reason;
         continue;
       }
-      std::vector<std::string>& problems = rs.problems;
+      std::vector<std::string> problems;
       if (ref.status != "ok") problems.push_back(fmt::format("it failed to run: {}", ref.reason));
-      Trace t = ref.trace;
       for (const auto& run : runs) {
         const ScenarioRecord& rec = run.recording->scenarios.at(def.name);
         if (rec.status != ref.status)
@@ -501,19 +530,26 @@ RegenReport regen(const RegenOptions& o) {
       std::vector<std::pair<std::string, const Trace*>> others;
       for (size_t p = 1; p < runs.size(); ++p)
         others.emplace_back(runs[p].path.name, &runs[p].recording->scenarios.at(def.name).trace);
-      for (auto& p : measure_envelope(t, others, factor, other_machine ? &old_group->trace : nullptr))
-        problems.push_back(std::move(p));
-      rs.changes = describe_changes(old_group ? &old_group->trace : nullptr, t, def.name, dev);
-      add_tolerance_rows(def.name, dev, t, report.tolerances);
-      if (!problems.empty() && !o.force) {
+      GoldenDraft draft = draft_golden(ref.trace, others,
+                                       {.scenario = def.name,
+                                        .device = dev,
+                                        .safety_factor = factor,
+                                        .old = old_group ? &old_group->trace : nullptr,
+                                        .previous = other_machine ? &old_group->trace : nullptr,
+                                        .problems = std::move(problems),
+                                        .ceiling_hint = "",
+                                        .force = o.force});
+      rs.problems = draft.problems;
+      rs.changes = std::move(draft.changes);
+      for (auto& row : draft.tolerances) report.tolerances.push_back(std::move(row));
+      if (draft.refused) {
         rs.refused = true;
         report.refused.push_back(def.name);
         continue;
       }
-      t.invariants.clear();
       GoldenFile& g = fresh.try_emplace(def.name, o_it != old.end() ? o_it->second : GoldenFile{}).first->second;
-      g.devices[dev] = DeviceGolden{runs[0].recording->fingerprint, std::move(t), paths_json(paths),
-                                    fmt::format("{}", fmt::join(problems, "\n")), std::nullopt};
+      g.devices[dev] = DeviceGolden{runs[0].recording->fingerprint, std::move(draft.trace), paths_json(paths),
+                                    forced_problems(draft.problems), std::nullopt};
     }
   }
   for (auto& [name, g] : fresh) {
@@ -597,7 +633,8 @@ void compare_files(const CompareOptions& o, const fs::path& reference, const fs:
           fmt::format("recorded on {} only", c.verdict == Verdict::kNewSeries ? observed_device : o.device));
       continue;
     }
-    report.entries.push_back(series_entry(b.scenario, label, c, o.cross && !policy && !by_ceiling));
+    report.entries.push_back(
+        series_entry(b.scenario, label, c, o.cross && !policy && !by_ceiling, ga->second.trace, gb->second.trace));
   }
 }
 

@@ -8,6 +8,9 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "trainproof/report/report.h"
 
 namespace trainproof {
 
@@ -44,9 +47,9 @@ std::optional<LaunchEnv> launch_env(const std::function<const char*(const char*)
 // on this job's ranks (all-reduced gradients = the full batch = N-step accumulation, uneven
 // shards weighed by size, the same gradient on every rank, and the goldens' values), and,
 // where the launcher restarts a failed group (torchrun --max-restarts >= 1), exact resume
-// after a rank is SIGKILLed. Each rank prints its verdict; rank 0 gathers every rank's through
-// the store and writes the combined result. Exit 0 all laws hold, 1 one is broken, 2 bad input.
-// Gloo on the CPU only (NCCL ranks under torchrun are not built yet).
+// after a rank is SIGKILLed. Each rank returns its verdict; rank 0 gathers every rank's through
+// the store and writes the combined result (--out). Gloo on the CPU only (NCCL ranks under
+// torchrun are not built yet).
 struct DdpCheckOptions {
   std::filesystem::path run_dir;  // checkpoints of the resume law; shared by all ranks (one filesystem)
   std::filesystem::path out;      // the combined result (JSON), written by rank 0; may be empty
@@ -54,6 +57,16 @@ struct DdpCheckOptions {
   int64_t steps = 16, ckpt_every = 4, kill_at = 6;
   uint64_t seed = 0;
 };
-int ddp_check_main(const DdpCheckOptions& o);
+// What ddp-check found on one rank: a law per entry (kind "invariant"; pass is "held", BROKEN,
+// or skipped where the launcher cannot show it), and on rank 0 every rank's, gathered.
+struct DdpCheckReport {
+  LaunchEnv env;  // this rank's
+  std::string host;
+  std::vector<ReportEntry> laws;      // this rank's
+  std::optional<VerifyReport> ranks;  // rank 0 only: every rank's laws, device "rank R (HOST)"
+};
+DdpCheckReport ddp_check(const DdpCheckOptions& o);
+// A law's status as ddp-check prints it and its --out holds it: "held" (pass), "BROKEN", "skipped".
+const char* law_status_text(Status s);
 
 }  // namespace trainproof

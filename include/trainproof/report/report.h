@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,6 +86,10 @@ struct Finding {
   bool advice = false;
   bool allowed = false;  // accepted knowingly (--allow ID)
   bool breaks() const { return !advice && !allowed; }
+  // "exact resume at step 12 (train.py:88)": the law, the step and the line, as every report heads it.
+  std::string heading() const;
+  // "BROKEN", "advice" or "allowed".
+  const char* status_word() const;
 };
 
 // What verify and compare found (also what check reports).
@@ -116,10 +121,21 @@ void write_json_report(const std::filesystem::path& path, const VerifyReport& r)
 void write_junit_report(const std::filesystem::path& path, const VerifyReport& r);
 void write_html_report(const std::filesystem::path& path, const VerifyReport& r);
 
-// The report files a run was asked for (--json, --junit, --html); an empty one is not written.
-struct ReportFiles {
-  std::string json, junit, html;
+// A file format a verify, compare or check report is written as: its name, the options that
+// ask for it, what it holds, and its writer (json.cpp, junit.cpp, html.cpp). A new format is a
+// file with its writer and a row in report_formats() (report.cpp); every command that writes
+// report files then takes its option.
+struct ReportFormat {
+  std::string name;     // "json": its key in ReportFiles
+  std::string options;  // "--json,--report", as CLI11 takes names
+  std::string help;
+  void (*write)(const std::filesystem::path& path, const VerifyReport& r);
 };
+const std::vector<ReportFormat>& report_formats();
+
+// The report files a run was asked for: a path per format name; an empty one is not written.
+using ReportFiles = std::map<std::string, std::string>;
+// Each file asked for, in report_formats()'s order, written atomically.
 void write_reports(const ReportFiles& files, const VerifyReport& r);
 
 // One line per series of a fresh golden against the old one (and for a pull-request comment).

@@ -20,8 +20,9 @@ std::vector<std::string> resolve_devices(const std::string& flag);
 std::vector<ScenarioDef> resolve_scenarios(const std::vector<std::string>& names);
 std::filesystem::path golden_path(const std::filesystem::path& dir, const std::string& scenario);
 
-// A series comparison as a report row.
-ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross);
+// A series comparison as a report row, with both traces' values of it (the HTML plots them).
+ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross,
+                         const Trace& golden, const Trace& observed);
 
 // What verify does when a golden has no group for a device it runs: the CPU, and a device
 // named by --device, need one (bad input); a GPU that `--device all` found is reported NOT
@@ -74,20 +75,43 @@ VerifyReport compare(const CompareOptions& o);
 // invariants and skips (an empty report: everything held).
 VerifyReport run(const std::string& scenario, const std::string& device);
 
-// What a fresh golden trace changes against the old one (null: a new golden), series by
-// series; and each series' tolerance row.
-std::vector<RegenChange> describe_changes(const Trace* old_trace, const Trace& fresh, const std::string& scenario,
-                                          const std::string& dev);
+// Each series' tolerance row: its cross-environment tolerance, where it came from, and the
+// smallest relative change it catches.
 void add_tolerance_rows(const std::string& scenario, const std::string& dev, const Trace& t,
                         std::vector<ToleranceRow>& rows);
 
-// The cross-environment tolerance of every series of a fresh golden trace (regen's and check
-// --regen's): its spread across the other execution paths' traces, times `factor`, and, where
-// `previous` is a golden made on another machine, that machine's values too where they still
-// hold. A problem, in words, for each series that moves beyond its ceiling (it refuses the
-// golden unless --force).
-std::vector<std::string> measure_envelope(Trace& fresh, const std::vector<std::pair<std::string, const Trace*>>& paths,
-                                          double factor, const Trace* previous = nullptr);
+// A fresh golden group, drafted the one way regen and check --regen draft theirs:
+// - every series' cross-environment tolerance: its spread across the other execution paths'
+//   traces, times the safety factor, and, where `previous` is a golden made on another machine,
+//   that machine's values too where they still hold (a series some steps do not log keeps NaN);
+// - what it changes against the old group's trace (`old`; null: a new golden), series by series;
+// - each series' tolerance row;
+// - the problems that refuse it: those given (a broken law or invariant, a path that failed)
+//   and each series that moves beyond its ceiling. One rule: any problem refuses the golden,
+//   unless --force (then the golden keeps them as forced).
+// The one refusal rule of regen and check --regen (exact and band goldens alike): any problem
+// refuses a golden unless --force; a forced golden keeps its problems, a line each.
+bool refuses_golden(const std::vector<std::string>& problems, bool force);
+std::string forced_problems(const std::vector<std::string>& problems);
+
+struct GoldenDraftOptions {
+  std::string scenario, device;
+  double safety_factor = 0;         // 0: kDefaultSafetyFactor
+  const Trace* old = nullptr;       // the golden group this one replaces
+  const Trace* previous = nullptr;  // the old group, where it was made on another machine
+  std::vector<std::string> problems;
+  std::string ceiling_hint;  // appended to a series beyond its ceiling (check: " (--ceiling)")
+  bool force = false;
+};
+struct GoldenDraft {
+  Trace trace;
+  std::vector<std::string> problems;
+  std::vector<RegenChange> changes;
+  std::vector<ToleranceRow> tolerances;
+  bool refused = false;  // refuses_golden(problems, force): not to be written
+};
+GoldenDraft draft_golden(Trace fresh, const std::vector<std::pair<std::string, const Trace*>>& paths,
+                         GoldenDraftOptions o);
 
 // Runs scenarios in this process and writes their traces, invariants and this process's
 // fingerprint to `out` (the child side of the path matrix).
