@@ -30,11 +30,11 @@ double Timing::median() const {
 Timing time_scenario(const std::string& name, int warmup, int repeat) {
   const ScenarioDef* def = Registry::instance().find(name);
   if (!def) throw BadInput("unknown scenario '" + name + "'");
-  for (int i = 0; i < warmup; ++i) run_scenario(*def, c10::Device("cpu"), false);
+  for (int i = 0; i < warmup; ++i) run_scenario(*def, c10::Device("cpu"));
   Timing t;
   for (int i = 0; i < repeat; ++i) {
     const auto t0 = Clock::now();
-    run_scenario(*def, c10::Device("cpu"), false);
+    run_scenario(*def, c10::Device("cpu"));
     t.ms.push_back(seconds_since(t0) * 1000);
   }
   return t;

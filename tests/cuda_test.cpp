@@ -44,7 +44,7 @@ TEST_P(CudaScenarioTest, RunsWithInvariantsHolding) {
   TRAINPROOF_REQUIRE_GPU();
   Trace t;
   try {
-    t = run_scenario(*Registry::instance().find(GetParam()), c10::Device("cuda"), false);
+    t = run_scenario(*Registry::instance().find(GetParam()), c10::Device("cuda"));
   } catch (const Skipped& s) {
     GTEST_SKIP() << s.what();
   }
@@ -59,7 +59,7 @@ TEST(CudaAmpRecipesTest, BothRecipesAreRecordedOnAmpereAndNewer) {
   const auto f = gpu_facts();
   if (!f || f->major < 8) GTEST_SKIP() << "no GPU with native bfloat16 (compute capability 8.0 or newer)";
   for (const auto& [name, series] : {std::pair{"autocast_dtypes", "loss"}, std::pair{"amp_loop", "loss_per_epoch"}}) {
-    const Trace t = run_scenario(*Registry::instance().find(name), c10::Device("cuda"), false);
+    const Trace t = run_scenario(*Registry::instance().find(name), c10::Device("cuda"));
     EXPECT_NE(t.find(series), nullptr) << name;
     EXPECT_NE(t.find(std::string(series) + "_bf16"), nullptr) << name;
     for (const auto& inv : t.invariants) EXPECT_TRUE(inv.held) << name << ": " << inv.name << ": " << inv.detail;

@@ -23,7 +23,7 @@ void run_and_check(const std::string& name, c10::Device device) {
   ASSERT_NE(def, nullptr);
   Trace t;
   try {
-    t = run_scenario(*def, device, false);
+    t = run_scenario(*def, device);
   } catch (const Skipped& s) {
     GTEST_SKIP() << s.what();
   }
@@ -47,7 +47,7 @@ TEST_P(DocumentLinesTest, PrintsWhatTheDocumentPrints) {
   const ScenarioDef& def = *Registry::instance().find(GetParam());
   std::string expected;
   for (const auto& l : def.info.printed_lines()) expected += l + "\n";
-  const Trace t = run_scenario(def, c10::Device("cpu"), false);
+  const Trace t = run_scenario(def, c10::Device("cpu"));
   EXPECT_EQ(t.output, expected);
 }
 
@@ -96,7 +96,7 @@ TEST(AmpRecipesTest, OlderGpusRunFloat16Only) {
 // On the CPU the two recipe scenarios record one recipe, under the names the goldens hold.
 TEST(AmpRecipesTest, CpuScenariosRecordNoBfloat16Suffix) {
   for (const auto& [name, series] : {std::pair{"autocast_dtypes", "loss"}, std::pair{"amp_loop", "loss_per_epoch"}}) {
-    const Trace t = run_scenario(*Registry::instance().find(name), c10::Device("cpu"), false);
+    const Trace t = run_scenario(*Registry::instance().find(name), c10::Device("cpu"));
     EXPECT_NE(t.find(series), nullptr) << name;
     for (const auto& s : t.series) EXPECT_EQ(s.name.find("_bf16"), std::string::npos) << name << ": " << s.name;
   }

@@ -1,4 +1,5 @@
 // `trainproof run SCENARIO [--device D]`: one scenario, printing what its document prints.
+#include <cstdio>
 #include <memory>
 
 #include <fmt/format.h>
@@ -21,7 +22,10 @@ CliCommand run_command() {
             return run;
           },
           [o] {
-            const VerifyReport r = trainproof::run(o->scenario, o->device);
+            const VerifyReport r = trainproof::run(o->scenario, o->device, [](const std::string& line) {
+              fmt::print("{}\n", line);
+              std::fflush(stdout);  // live: a scenario can run for a minute
+            });
             for (const auto& e : r.entries) {
               if (e.skipped())
                 fmt::print(stderr, "{} on {}: skipped: {}\n", e.scenario, e.device, e.detail);

@@ -305,7 +305,7 @@ VerifyReport verify(const VerifyOptions& o) {
       }
       Trace observed;
       try {
-        observed = run_scenario(def, c10::Device(dev), /*echo=*/false);
+        observed = run_scenario(def, c10::Device(dev));
       } catch (const Skipped& s) {
         fmt::print(stderr, "skipped ({})\n", s.what());
         report.entries.emplace_back(def.name, dev, "run", "(all)", Status::kSkipped, "", s.what());
@@ -580,7 +580,7 @@ int record(const std::vector<std::string>& scenarios, const std::string& device,
     const auto t0 = Clock::now();
     ScenarioRecord& rec = r.scenarios[def.name];
     try {
-      rec.trace = run_scenario(def, dev, /*echo=*/false);
+      rec.trace = run_scenario(def, dev);
       rec.status = "ok";
     } catch (const Skipped& s) {
       rec.status = "skipped";
@@ -690,13 +690,13 @@ VerifyReport compare(const CompareOptions& o) {
 
 // ---- run and list -------------------------------------------------------------------------
 
-VerifyReport run(const std::string& scenario, const std::string& device) {
+VerifyReport run(const std::string& scenario, const std::string& device, const LineSink& echo) {
   const auto defs = resolve_scenarios({scenario});
   VerifyReport report;
   const auto t0 = Clock::now();
   for (const auto& dev : resolve_devices(device)) {
     try {
-      const Trace t = run_scenario(defs[0], c10::Device(dev), /*echo=*/true);
+      const Trace t = run_scenario(defs[0], c10::Device(dev), echo);
       for (const auto& inv : t.invariants)
         if (!inv.held)
           report.entries.emplace_back(scenario, dev, "invariant", inv.name, Status::kBroken, "", inv.detail);

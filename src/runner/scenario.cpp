@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <iostream>
 
 #include <torch/cuda.h>
 
@@ -34,7 +33,7 @@ void RunContext::line(const std::string& text) {
   }
   output_ += printed;
   output_ += '\n';
-  if (echo_) std::cout << printed << std::endl;
+  if (echo_) echo_(printed);
 }
 
 Registry& Registry::instance() {
@@ -69,7 +68,7 @@ std::vector<ScenarioDef> Registry::all() const {
   return out;
 }
 
-Trace run_scenario(const ScenarioDef& def, c10::Device device, bool echo) {
+Trace run_scenario(const ScenarioDef& def, c10::Device device, const LineSink& echo) {
   if (device.is_cuda() && !torch::cuda::is_available()) throw Skipped("CUDA not available");
   if (device.is_cuda()) make_cuda_deterministic();  // a bitwise check needs deterministic kernels
   if (fault_injected("throw-in-" + def.name)) throw std::runtime_error("injected fault: throw-in-" + def.name);

@@ -71,9 +71,9 @@ struct CompareOptions {
 };
 VerifyReport compare(const CompareOptions& o);
 
-// Runs one scenario, printing its document-style output; the report holds its broken
-// invariants and skips (an empty report: everything held).
-VerifyReport run(const std::string& scenario, const std::string& device);
+// Runs one scenario, handing each document-style line to `echo` as it is printed (the CLI
+// shows them); the report holds its broken invariants and skips (an empty report: everything held).
+VerifyReport run(const std::string& scenario, const std::string& device, const LineSink& echo);
 
 // Each series' tolerance row: its cross-environment tolerance, where it came from, and the
 // smallest relative change it catches.

@@ -7,6 +7,7 @@
 //   }
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,10 +35,14 @@ struct AmpRecipe {
 // capability 8.0, Ampere, and newer), bfloat16 without one as well ("_bf16").
 std::vector<AmpRecipe> amp_recipes(c10::DeviceType device, bool native_bf16);
 
+// Where a scenario's document-style lines go as it prints them: `trainproof run` shows them
+// live; verify and record keep them in the trace only (an empty sink).
+using LineSink = std::function<void(const std::string&)>;
+
 class RunContext {
  public:
-  RunContext(c10::Device device, bool echo, bool native_bf16 = false)
-      : device_(device), echo_(echo), native_bf16_(native_bf16) {}
+  explicit RunContext(c10::Device device, LineSink echo = {}, bool native_bf16 = false)
+      : device_(device), echo_(std::move(echo)), native_bf16_(native_bf16) {}
 
   c10::Device device() const { return device_; }
   bool is_cuda() const { return device_.is_cuda(); }
@@ -58,7 +63,7 @@ class RunContext {
 
  private:
   c10::Device device_;
-  bool echo_;
+  LineSink echo_;
   bool native_bf16_;
   std::string output_;
   bool digit_changed_ = false;  // the fault printed-digit-changed has struck
@@ -123,7 +128,7 @@ class Registry {
 // Runs a scenario on a device: prepares the device (seeds nothing: scenarios seed
 // themselves, as the documents do), runs it, and stores its printed output in the
 // trace. Throws Skipped when the device is absent or the scenario skips itself.
-Trace run_scenario(const ScenarioDef& def, c10::Device device, bool echo);
+Trace run_scenario(const ScenarioDef& def, c10::Device device, const LineSink& echo = {});
 
 }  // namespace trainproof
 
