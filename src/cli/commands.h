@@ -32,7 +32,7 @@ CliCommand ddp_worker_command();
 CliCommand lr_curve_command();
 
 // An option per report file format (report_formats(): --json, --junit, --html), each filling
-// its path in `files`: verify, compare and check take the same ones.
+// its path in `files`: verify, compare, check and ddp-check take the same ones.
 void add_report_options(CLI::App* command, ReportFiles& files);
 
 // `check --expect-lr SPEC`: the rates of SPEC, parsed as `trainproof lr-curve SPEC` is.

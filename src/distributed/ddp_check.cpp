@@ -140,6 +140,13 @@ ReportEntry law(std::string name, Status status, std::string detail = "") {
 Status held(bool ok) {
   return ok ? Status::kPass : Status::kBroken;
 }
+// law_status_text() read back: a rank's verdict travels through the store as that text
+// (anything but held or skipped counts as broken).
+Status law_status_of(const std::string& text) {
+  for (const Status s : {Status::kPass, Status::kSkipped})
+    if (text == law_status_text(s)) return s;
+  return Status::kBroken;
+}
 
 uint64_t bits(const torch::Tensor& t) {
   return static_cast<uint64_t>(bitwise_checksum({t}));
@@ -296,9 +303,8 @@ DdpCheckReport ddp_check(const DdpCheckOptions& o) {
   for (int r = 0; r < e.world; ++r) {
     auto v = nlohmann::json::parse(get_text(*store, fmt::format("verdict/{}", r)));
     for (const auto& c : v["checks"]) {
-      const auto text = c["status"].get<std::string>();
-      const Status status = text == "held" ? Status::kPass : text == "skipped" ? Status::kSkipped : Status::kBroken;
-      auto entry = law(c["law"].get<std::string>(), status, c["detail"].get<std::string>());
+      auto entry = law(c["law"].get<std::string>(), law_status_of(c["status"].get<std::string>()),
+                       c["detail"].get<std::string>());
       entry.device = fmt::format("rank {} ({})", r, v["host"].get<std::string>());
       ranks.entries.push_back(std::move(entry));
     }

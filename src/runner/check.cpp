@@ -396,6 +396,7 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
     others.emplace_back(paths[p].name, to_trace(read_recorded_trace(r.trace)));
     measured.push_back(paths[p]);
   }
+  const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
   if (ceiling)
     for (auto& s : t.series) s.ceiling = *ceiling;
   std::vector<std::pair<std::string, const Trace*>> spread;
@@ -413,7 +414,7 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
   GoldenDraft draft = draft_golden(std::move(t), spread,
                                    {.scenario = "check",
                                     .device = kCheckGroup,
-                                    .safety_factor = o.safety_factor,
+                                    .safety_factor = factor,
                                     .old = before ? &before->trace : nullptr,
                                     .previous = nullptr,
                                     .problems = std::move(problems),
@@ -422,8 +423,7 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
   if (!o.markdown.empty()) write_regen_markdown(o.markdown, draft.changes, draft.tolerances);
   CheckGoldenWrite out;
   out.path = o.golden.string();
-  out.made_of = fmt::format("{} execution paths, safety factor {}", measured.size(),
-                            o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor);
+  out.made_of = fmt::format("{} execution paths, safety factor {}", measured.size(), factor);
   out.changes = draft.changes;
   write_check_golden(
       o, std::move(draft.problems), kGoldenSchemaVersion,

@@ -101,8 +101,7 @@ GoldenDraft draft_golden(Trace fresh, const std::vector<std::pair<std::string, c
                          GoldenDraftOptions o) {
   GoldenDraft d;
   d.problems = std::move(o.problems);
-  const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
-  for (auto& p : measure_envelope(fresh, paths, factor, o.previous)) d.problems.push_back(p + o.ceiling_hint);
+  for (auto& p : measure_envelope(fresh, paths, o.safety_factor, o.previous)) d.problems.push_back(p + o.ceiling_hint);
   for (auto& s : fresh.series)
     if (std::any_of(s.values.begin(), s.values.end(), [](double v) { return std::isnan(v); }))
       s.cross = s.cross.nan_ok();  // a scalar some steps do not log

@@ -80,6 +80,11 @@ VerifyReport run(const std::string& scenario, const std::string& device, const L
 void add_tolerance_rows(const std::string& scenario, const std::string& dev, const Trace& t,
                         std::vector<ToleranceRow>& rows);
 
+// The one refusal rule of regen and check --regen (exact and band goldens alike): any problem
+// refuses a golden unless --force; a forced golden keeps its problems, a line each.
+bool refuses_golden(const std::vector<std::string>& problems, bool force);
+std::string forced_problems(const std::vector<std::string>& problems);
+
 // A fresh golden group, drafted the one way regen and check --regen draft theirs:
 // - every series' cross-environment tolerance: its spread across the other execution paths'
 //   traces, times the safety factor, and, where `previous` is a golden made on another machine,
@@ -89,14 +94,9 @@ void add_tolerance_rows(const std::string& scenario, const std::string& dev, con
 // - the problems that refuse it: those given (a broken law or invariant, a path that failed)
 //   and each series that moves beyond its ceiling. One rule: any problem refuses the golden,
 //   unless --force (then the golden keeps them as forced).
-// The one refusal rule of regen and check --regen (exact and band goldens alike): any problem
-// refuses a golden unless --force; a forced golden keeps its problems, a line each.
-bool refuses_golden(const std::vector<std::string>& problems, bool force);
-std::string forced_problems(const std::vector<std::string>& problems);
-
 struct GoldenDraftOptions {
   std::string scenario, device;
-  double safety_factor = 0;         // 0: kDefaultSafetyFactor
+  double safety_factor = 0;         // the cross tolerance is the spread times this
   const Trace* old = nullptr;       // the golden group this one replaces
   const Trace* previous = nullptr;  // the old group, where it was made on another machine
   std::vector<std::string> problems;
