@@ -10,7 +10,8 @@ before clipping, the data reshuffled each epoch from the global torch RNG, a val
 atomically (a temporary file, then os.replace) holding model, optimizer, scheduler, scaler,
 step, data position and RNG state, loaded with weights_only=True.
 
---mistake plants one mistake of document 003; `check` must name each by its finding id:
+--mistake plants mistakes of document 003 (one, or several joined by commas, which `check` names in
+one run); `check` must name each by its finding id:
   resume:  no-rng-state, no-optimizer-state, no-scheduler-state, no-data-position,
            no-scaler-state, no-model-state, non-atomic-save (torch.save onto the live checkpoint)
   loop:    no-zero-grad, eval-forgotten, train-forgotten, validate-first-train-forgotten (a
@@ -35,6 +36,17 @@ MISTAKES = ("none", "no-rng-state", "no-optimizer-state", "no-scheduler-state", 
             "scheduler-per-epoch", "scheduler-before-optimizer", "unsafe-load", "incomplete-checkpoint", "unseeded",
             "never-seeded", "unseeded-noise", "seeded-noise", "validate-first-train-forgotten", "unsaved-generator",
             "saved-generator")
+
+
+def planted_mistakes(text):
+    """--mistake's value: the set of mistakes named, each one of MISTAKES."""
+    named = set(text.split(","))
+    unknown = named - set(MISTAKES)
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown mistake {', '.join(sorted(unknown))}; known: {', '.join(MISTAKES)}")
+    return named
+
+
 STEPS, WARMUP, BATCH, CKPT_EVERY, VALIDATE_EVERY = 30, 5, 32, 5, 10
 
 
@@ -53,14 +65,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True, help="where the checkpoint lives")
     ap.add_argument("--resume", action="store_true", help="resume from OUT/ckpt.pt")
-    ap.add_argument("--mistake", default="none", choices=MISTAKES)
+    ap.add_argument("--mistake", default="none", type=planted_mistakes,
+                    help="one mistake, or several joined by commas: " + ", ".join(MISTAKES))
     ap.add_argument("--final", help="save the final parameters here (the probe's bitwise test compares them)")
     a = ap.parse_args()
-    mistake = a.mistake
+    mistakes = a.mistake
     os.makedirs(a.out, exist_ok=True)
     ckpt = os.path.join(a.out, "ckpt.pt")
 
-    if mistake not in ("unseeded", "never-seeded"):  # never-seeded: the mistake, no seed at all
+    if not mistakes & {"unseeded", "never-seeded"}:  # never-seeded: the mistake, no seed at all
         torch.manual_seed(0)
     data = torch.Generator().manual_seed(1234)
     X = torch.randn(640, 32, generator=data)
@@ -68,13 +81,13 @@ def main():
     X_val, y_val = X[:64] + 0.1, y[:64]
     fc1, relu, drop, fc2, head = nn.Linear(32, 1024), nn.ReLU(), nn.Dropout(0.1), nn.Linear(1024, 256), nn.Linear(256, 4)
     layers = [fc1, relu, drop, fc2, nn.ReLU(), head]
-    if mistake in ("unsaved-generator", "saved-generator"):
+    if mistakes & {"unsaved-generator", "saved-generator"}:
         jitter = Jitter(7)
         layers.insert(2, jitter)
     model = nn.Sequential(*layers)
-    if mistake == "unseeded":
+    if "unseeded" in mistakes:
         torch.manual_seed(0)  # the mistake: the model's initial weights were drawn before the seed
-    if mistake == "decay-on-bias":
+    if "decay-on-bias" in mistakes:
         opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01, foreach=False)
     else:
         decay = [p for n, p in model.named_parameters() if p.dim() > 1]
@@ -88,79 +101,79 @@ def main():
     order = torch.randperm(len(X))
 
     if a.resume and os.path.exists(ckpt):
-        s = torch.load(ckpt, weights_only=mistake != "unsafe-load")
-        if mistake != "no-model-state":
+        s = torch.load(ckpt, weights_only="unsafe-load" not in mistakes)
+        if "no-model-state" not in mistakes:
             model.load_state_dict(s["model"])
-        if mistake != "no-optimizer-state":
+        if "no-optimizer-state" not in mistakes:
             opt.load_state_dict(s["optimizer"])
-        if mistake != "no-scheduler-state":
+        if "no-scheduler-state" not in mistakes:
             sched.load_state_dict(s["scheduler"])
-        if mistake != "no-scaler-state":
+        if "no-scaler-state" not in mistakes:
             scaler.load_state_dict(s["scaler"])
         step, epoch, order = s["step"], s["epoch"], s["order"]
-        batch = 0 if mistake == "no-data-position" else s["batch"]
-        if mistake not in ("no-rng-state", "incomplete-checkpoint"):
+        batch = 0 if "no-data-position" in mistakes else s["batch"]
+        if not mistakes & {"no-rng-state", "incomplete-checkpoint"}:
             torch.set_rng_state(s["rng"])
-        if mistake == "saved-generator":  # the mistake, unsaved-generator, starts the layer's draws over
+        if "saved-generator" in mistakes:  # the mistake, unsaved-generator, starts the layer's draws over
             jitter.generator.set_state(s["jitter"])
 
     def validate():
-        if mistake != "eval-forgotten":
+        if "eval-forgotten" not in mistakes:
             model.eval()
-        if mistake == "validation-with-grad":
+        if "validation-with-grad" in mistakes:
             loss = nn.functional.cross_entropy(model(X_val), y_val)
         else:
             with torch.no_grad():
                 loss = nn.functional.cross_entropy(model(X_val), y_val)
-        if mistake not in ("train-forgotten", "validate-first-train-forgotten"):
+        if not mistakes & {"train-forgotten", "validate-first-train-forgotten"}:
             model.train()
         return loss.item()
 
     per_epoch = len(X) // BATCH
     model.train()
-    if mistake == "validate-first-train-forgotten" and step == 0:
+    if "validate-first-train-forgotten" in mistakes and step == 0:
         print(f"before training: validation loss {validate():.4f}", flush=True)
     while step < STEPS:
         idx = order[batch * BATCH:(batch + 1) * BATCH]
-        if mistake != "no-zero-grad":
+        if "no-zero-grad" not in mistakes:
             opt.zero_grad()
         inputs = X[idx]
-        if mistake in ("unseeded-noise", "seeded-noise"):
+        if mistakes & {"unseeded-noise", "seeded-noise"}:
             noise = torch.Generator()
-            noise.seed() if mistake == "unseeded-noise" else noise.manual_seed(step)  # the mistake: seeded by the OS
+            noise.seed() if "unseeded-noise" in mistakes else noise.manual_seed(step)  # the mistake: seeded by the OS
             inputs = inputs + 1e-3 * torch.randn(inputs.shape, generator=noise)
         logits = model(inputs)
-        if mistake == "softmax-before-ce":
+        if "softmax-before-ce" in mistakes:
             logits = logits.softmax(1)
         loss = nn.functional.cross_entropy(logits, y[idx])
         scaler.scale(loss).backward()
-        if mistake == "clip-before-unscale":
+        if "clip-before-unscale" in mistakes:
             nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
             scaler.unscale_(opt)
         else:
             scaler.unscale_(opt)
             nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
-        if mistake == "scheduler-before-optimizer":
+        if "scheduler-before-optimizer" in mistakes:
             sched.step()
         scaler.step(opt)
         scaler.update()
-        if mistake not in ("scheduler-per-epoch", "scheduler-before-optimizer"):
+        if not mistakes & {"scheduler-per-epoch", "scheduler-before-optimizer"}:
             sched.step()  # per optimizer step
         step, batch = step + 1, batch + 1
         if batch == per_epoch:
             epoch, batch, order = epoch + 1, 0, torch.randperm(len(X))
-            if mistake == "scheduler-per-epoch":
+            if "scheduler-per-epoch" in mistakes:
                 sched.step()
         if step % VALIDATE_EVERY == 0:
             print(f"step {step}: validation loss {validate():.4f}", flush=True)
         if step % CKPT_EVERY == 0:
             state = {"model": model.state_dict(), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(),
                      "scaler": scaler.state_dict(), "step": step, "epoch": epoch, "batch": batch, "order": order}
-            if mistake != "incomplete-checkpoint":
+            if "incomplete-checkpoint" not in mistakes:
                 state["rng"] = torch.get_rng_state()
-            if mistake == "saved-generator":
+            if "saved-generator" in mistakes:
                 state["jitter"] = jitter.generator.get_state()
-            if mistake == "non-atomic-save":
+            if "non-atomic-save" in mistakes:
                 torch.save(state, ckpt)  # the mistake: a kill during this write leaves no good checkpoint
             else:
                 torch.save(state, ckpt + ".tmp")
