@@ -180,14 +180,15 @@ TEST(RunnerTest, CompareReportsEqualFilesEqualAndAMovedValueDifferent) {
 // prints it from the report (runner/check.cpp prints nothing).
 TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
   CheckReport r;
-  r.laws = {{"determinism", true, "", false}, {"determinism (advice)", true, "runs differ", true}};
   r.report.entries.emplace_back("check", "cmd", "invariant", "determinism", Status::kPass, "", "");
+  r.report.entries.emplace_back("check", "cmd", "invariant", "determinism (advice)", Status::kAdvice, "",
+                                "runs differ");
   EXPECT_EQ(exit_code(r), kExitOk);
   Finding allowed;
   allowed.id = "non-atomic-checkpoint";
   allowed.allowed = true;
   r.report.findings.push_back(allowed);
-  r.report.entries.emplace_back("check", "cmd", "finding", allowed.id, Status::kPass, "", "");
+  r.report.entries.emplace_back("check", "cmd", "finding", allowed.id, allowed.status(), "", "");
   EXPECT_EQ(exit_code(r), kExitOk);
   r.golden = CheckGoldenWrite{"loop.h5", "3 execution paths, safety factor 4", {}, {}, {}, true};
   EXPECT_EQ(exit_code(r), kExitOk);
@@ -199,6 +200,7 @@ TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
   const std::string out = ::testing::internal::GetCapturedStdout();
   EXPECT_NE(out.find("    REFUSED: the law 'determinism' is broken"), std::string::npos) << out;
   EXPECT_NE(out.find("allowed  [non-atomic-checkpoint]"), std::string::npos) << out;
+  EXPECT_NE(out.find("advice   determinism (advice)\n    -> runs differ"), std::string::npos) << out;
   EXPECT_NE(out.find("check: 1 laws, 1 held, 0 broken, 1 advice, 1 finding(s), golden NOT written"), std::string::npos)
       << out;
   r.golden.reset();

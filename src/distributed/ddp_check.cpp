@@ -256,10 +256,6 @@ std::vector<ReportEntry> resume_laws(c10d::Backend& pg, const LaunchEnv& e, cons
 
 }  // namespace
 
-const char* law_status_text(Status s) {
-  return s == Status::kPass ? "held" : status_text(s);
-}
-
 DdpCheckReport ddp_check(const DdpCheckOptions& o) {
   const auto env = launch_env([](const char* name) { return std::getenv(name); });
   if (!env)

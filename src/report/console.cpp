@@ -203,16 +203,20 @@ void print_check_report(const CheckReport& r) {
       fmt::print(stderr, "check: refused to write {} (see REFUSED above; --force writes it anyway)\n", g->path);
   }
   fmt::print("\n{:<8} {}\n", "status", "law");
-  size_t held = 0, advice = 0;
-  for (const auto& l : r.laws) {
-    fmt::print("{:<8} {}\n", l.advice ? "advice" : l.held ? "held" : "BROKEN", l.name);
+  size_t laws = 0, held = 0, advice = 0;
+  for (const auto& l : r.report.entries) {
+    if (l.kind != "invariant") continue;
+    fmt::print("{:<8} {}\n", law_status_text(l.status), l.name);
     if (!l.detail.empty()) fmt::print("    -> {}\n", l.detail);
-    (l.advice ? advice : held) += l.held ? 1 : 0;
+    if (l.status == Status::kAdvice)
+      ++advice;
+    else
+      ++laws, held += l.passed() ? 1 : 0;
   }
   const auto& findings = r.report.findings;
   if (!findings.empty()) fmt::print("\n{:<8} {}\n", "status", "finding");
-  for (const auto& f : findings) fmt::print("{:<8} [{}] {}\n    -> {}\n", f.status_word(), f.id, f.heading(), f.detail);
-  const size_t laws = r.laws.size() - advice;
+  for (const auto& f : findings)
+    fmt::print("{:<8} [{}] {}\n    -> {}\n", status_text(f.status()), f.id, f.heading(), f.detail);
   fmt::print("\ncheck: {} laws, {} held, {} broken{}, {} finding(s){}, {:.1f} s{}\n", laws, held, laws - held,
              advice ? fmt::format(", {} advice", advice) : "", findings.size(),
              r.golden && !r.golden->written ? ", golden NOT written" : "", r.report.seconds,

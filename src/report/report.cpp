@@ -79,8 +79,16 @@ const char* status_text(Status s) {
       return "skipped";
     case Status::kNotVerified:
       return "NOT VERIFIED";
+    case Status::kAdvice:
+      return "advice";
+    case Status::kAllowed:
+      return "allowed";
   }
   return "?";
+}
+
+const char* law_status_text(Status s) {
+  return s == Status::kPass ? "held" : status_text(s);
 }
 
 Status status_of(Verdict v) {
@@ -137,8 +145,8 @@ std::string Finding::heading() const {
                      where.empty() ? "" : fmt::format(" ({})", where));
 }
 
-const char* Finding::status_word() const {
-  return allowed ? "allowed" : advice ? "advice" : "BROKEN";
+Status Finding::status() const {
+  return allowed ? Status::kAllowed : advice ? Status::kAdvice : Status::kBroken;
 }
 
 std::string Tally::str() const {

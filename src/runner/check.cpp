@@ -56,7 +56,16 @@ std::string first_difference(const RecordedTrace& a, const RecordedTrace& b) {
   return "";
 }
 
-using Law = Invariant;  // core/trace.h: held, broken, or advice (said, never broken)
+// A law of the command, as the report holds it: an entry of kind "invariant", held (pass),
+// BROKEN, or advice (said, never broken).
+struct Law : ReportEntry {
+  Law(std::string name, bool held, std::string detail, bool advice = false)
+      : ReportEntry("check", "cmd", "invariant", std::move(name),
+                    advice ? Status::kAdvice
+                    : held ? Status::kPass
+                           : Status::kBroken,
+                    "", std::move(detail)) {}
+};
 
 // Progress on stderr: which run of how many, and the time so far.
 class Progress {
@@ -347,7 +356,7 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
 std::vector<std::string> broken_laws(const std::vector<Law>& laws) {
   std::vector<std::string> problems;
   for (const auto& l : laws)
-    if (!l.held) problems.push_back(fmt::format("the law '{}' is broken", l.name));
+    if (l.failed()) problems.push_back(fmt::format("the law '{}' is broken", l.name));
   return problems;
 }
 
@@ -575,7 +584,7 @@ void report_findings(VerifyReport& report, const std::vector<std::string>& allow
   report.findings = std::move(once);
   for (auto& f : report.findings) {
     f.allowed = std::find(allow.begin(), allow.end(), f.id) != allow.end();
-    report.entries.emplace_back("check", "cmd", "finding", f.id, f.breaks() ? Status::kBroken : Status::kPass, "",
+    report.entries.emplace_back("check", "cmd", "finding", f.id, f.status(), "",
                                 fmt::format("{}: {}", f.heading(), f.detail));
   }
 }
@@ -583,12 +592,10 @@ void report_findings(VerifyReport& report, const std::vector<std::string>& allow
 // The laws, then the findings, as the report's entries, and what the console prints.
 CheckReport conclude(const CheckOptions& o, std::vector<Law> laws, VerifyReport report,
                      std::optional<CheckGoldenWrite> golden, const Progress& progress, const fs::path& work) {
-  for (const auto& l : laws)
-    report.entries.emplace_back("check", "cmd", "invariant", l.name, l.held ? Status::kPass : Status::kBroken, "",
-                                l.detail);
+  report.entries.insert(report.entries.end(), laws.begin(), laws.end());
   report_findings(report, o.allow);
   report.seconds = progress.seconds();
-  return {std::move(report), std::move(laws), std::move(golden), o.keep.empty() ? "" : work.string()};
+  return {std::move(report), std::move(golden), o.keep.empty() ? "" : work.string()};
 }
 
 // Which options each lane takes: the exact lane (bitwise determinism, one or two runs) or the

@@ -65,8 +65,8 @@ struct DdpCheckReport {
   std::vector<ReportEntry> laws;      // this rank's
   std::optional<VerifyReport> ranks;  // rank 0 only: every rank's laws, device "rank R (HOST)"
 };
+// Each law's status as ddp-check prints it and its --out holds it: law_status_text() (report.h),
+// "held", "BROKEN" or "skipped".
 DdpCheckReport ddp_check(const DdpCheckOptions& o);
-// A law's status as ddp-check prints it and its --out holds it: "held" (pass), "BROKEN", "skipped".
-const char* law_status_text(Status s);
 
 }  // namespace trainproof

@@ -18,16 +18,35 @@ namespace trainproof {
 // A verdict's status, one for every kind of check: a series against its golden (pass, FAIL,
 // MISSING, NEW, LENGTH, DTYPE: compare.h's verdicts), an invariant, a law or a finding (pass,
 // BROKEN), a run (BAD INPUT, ERROR); and neither pass nor fail: skipped (the scenario cannot
-// run here), NOT VERIFIED (no golden for this device yet).
-enum class Status { kPass, kFail, kMissing, kNew, kLength, kDType, kBroken, kBadInput, kError, kSkipped, kNotVerified };
-// As the reports print it and the JSON holds it: "pass", "FAIL", ..., "BAD INPUT", "skipped", "NOT VERIFIED".
+// run here), NOT VERIFIED (no golden for this device yet). Said but never broken: advice (a
+// law of check's band lane, a finding the documents give as advice) and allowed (a finding
+// accepted knowingly, check --allow); both count as passed.
+enum class Status {
+  kPass,
+  kFail,
+  kMissing,
+  kNew,
+  kLength,
+  kDType,
+  kBroken,
+  kBadInput,
+  kError,
+  kSkipped,
+  kNotVerified,
+  kAdvice,
+  kAllowed
+};
+// As the reports print it and the JSON holds it: "pass", "FAIL", ..., "BAD INPUT", "skipped", "NOT VERIFIED",
+// "advice", "allowed".
 const char* status_text(Status s);
+// A law's status as check and ddp-check print it: "held" for pass, else status_text().
+const char* law_status_text(Status s);
 Status status_of(Verdict v);
 
 // One verdict: a series, an invariant, a law, a finding, a document's printed lines, or a run.
 struct ReportEntry {
   std::string scenario, device;
-  std::string kind;  // "series", "invariant", "finding", "document", or "run" (bad input, skip, error)
+  std::string kind;  // "series", "invariant" (a law too), "finding", "document", or "run" (bad input, skip, error)
   std::string name;  // series or invariant name
   Status status = Status::kPass;
   std::string tolerance, detail;
@@ -47,7 +66,7 @@ struct ReportEntry {
         status(status_),
         tolerance(std::move(tolerance_)),
         detail(std::move(detail_)) {}
-  bool passed() const { return status == Status::kPass; }
+  bool passed() const { return status == Status::kPass || status == Status::kAdvice || status == Status::kAllowed; }
   bool skipped() const { return status == Status::kSkipped || status == Status::kNotVerified; }
   bool failed() const { return !passed() && !skipped(); }
 };
@@ -88,8 +107,7 @@ struct Finding {
   bool breaks() const { return !advice && !allowed; }
   // "exact resume at step 12 (train.py:88)": the law, the step and the line, as every report heads it.
   std::string heading() const;
-  // "BROKEN", "advice" or "allowed".
-  const char* status_word() const;
+  Status status() const;  // kBroken, kAdvice or kAllowed
 };
 
 // What verify and compare found (also what check reports).
@@ -193,11 +211,11 @@ struct CheckGoldenWrite {
   std::vector<std::string> problems;  // each refuses the golden, unless --force (then kept in it as forced)
   bool written = false;
 };
-// What check found: the laws (invariants of the command) in the order they were held, the findings (in `report`, with
-// the laws and findings as its entries, for the report files) and the golden written or refused.
+// What check found: in `report`, the laws (entries of kind "invariant", in the order they were
+// held: pass, BROKEN or advice), then the findings (entries of kind "finding", and `findings`
+// with their steps and lines); and the golden written or refused.
 struct CheckReport {
   VerifyReport report;
-  std::vector<Invariant> laws;             // core/trace.h: held, broken, or advice
   std::optional<CheckGoldenWrite> golden;  // --regen
   std::string kept;                        // --keep: where the runs are
 };
