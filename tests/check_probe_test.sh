@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
 keep=${CHECK_KEEP:-$tmp/runs}
 rm -rf "$keep"
-args=(--kills 3)  # seed 3: kill 1 lands in the checkpoint write after step 15, kills 2 and 3 after steps 18 and 23
+args=(--kills 2)  # seed 3: kill 1 lands in the checkpoint write after step 15 (restart 1 resumes at step 11), kill 2 after step 18
 [ -n "${CHECK_REFERENCE:-}" ] && args=(--kills 1 --reference "$CHECK_REFERENCE")
 # PYTHONPATH unset: the probe must come from check alone, the script imports nothing.
 env -u PYTHONPATH "$bin" check "${args[@]}" --seed 3 --resume-args '--resume' --json "$tmp/r.json" --keep "$keep" \
