@@ -1,0 +1,57 @@
+// What the laws of `trainproof check` share across its files (check.cpp, check_resume.cpp):
+// a law as the report holds it, the progress lines, where two recorded traces first differ,
+// and the law of the preempted run.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "src/runner/check_runs.h"
+#include "trainproof/core/recorded_trace.h"
+#include "trainproof/report/report.h"
+
+namespace trainproof {
+
+// A law of the command, as the report holds it: an entry of kind "invariant", held (pass),
+// BROKEN, or advice (said, never broken).
+struct Law : ReportEntry {
+  Law(std::string name, bool held, std::string detail, bool advice = false)
+      : ReportEntry("check", "cmd", "invariant", std::move(name),
+                    advice ? Status::kAdvice
+                    : held ? Status::kPass
+                           : Status::kBroken,
+                    "", std::move(detail)) {}
+};
+
+// Progress on stderr: which run of how many, and the time so far.
+class Progress {
+ public:
+  explicit Progress(int runs) : runs_(runs) {}
+  void run(const std::string& what) {
+    fmt::print(stderr, "check [run {}/{}, {:.1f} s] {}\n", ++n_, runs_, seconds(), what);
+  }
+  void note(const std::string& what) const { fmt::print(stderr, "check [{:.1f} s]   {}\n", seconds(), what); }
+  double seconds() const { return std::chrono::duration<double>(Clock::now() - t0_).count(); }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  int runs_, n_ = 0;
+  Clock::time_point t0_ = Clock::now();
+};
+
+// Where two traces first differ: the step (for per-step series) or the parameter, and the
+// values; "" where they are bitwise equal.
+std::string first_difference(const RecordedTrace& a, const RecordedTrace& b);
+
+// The preempted run (check_resume.cpp): killed at `kills` recorded step counts drawn from
+// `seed`, the first kill on a write into the run folder, restarted after each kill until it
+// finishes; bitwise the uninterrupted run `straight`, or broken with the first difference and
+// the resume findings (missing state, a non-atomic save, an unsafe load) added to `findings`.
+Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
+               std::vector<Finding>& findings);
+
+}  // namespace trainproof
