@@ -48,9 +48,12 @@ function(trainproof_test_group)
     endforeach()
     return()
   endif()
+  # Listing the tests loads LibTorch: under ASan, on a loaded machine with a cold page cache,
+  # that took more than the default 5 s and CTest then ran nothing.
   gtest_discover_tests(${T_BINARY}
     TEST_FILTER "${T_FILTER}"
     DISCOVERY_MODE PRE_TEST
+    DISCOVERY_TIMEOUT 300
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
     PROPERTIES LABELS "${T_LABEL}" ENVIRONMENT "TRAINPROOF_BIN=$<TARGET_FILE:trainproof>" RUN_SERIAL ${serial} ${lock})
 endfunction()
