@@ -208,10 +208,12 @@ void print_check_report(const CheckReport& r) {
     if (l.kind != "invariant") continue;
     fmt::print("{:<8} {}\n", law_status_text(l.status), l.name);
     if (!l.detail.empty()) fmt::print("    -> {}\n", l.detail);
-    if (l.status == Status::kAdvice)
+    if (l.status == Status::kAdvice) {
       ++advice;
-    else
-      ++laws, held += l.passed() ? 1 : 0;
+      continue;
+    }
+    ++laws;
+    if (l.passed()) ++held;
   }
   const auto& findings = r.report.findings;
   if (!findings.empty()) fmt::print("\n{:<8} {}\n", "status", "finding");

@@ -1,7 +1,7 @@
 // `trainproof check` (check.h): runs a user's training command as production does and holds
 // its recorded trace to the laws; the runs themselves (starting, counting, watching) are
-// check_runs.h's, the preempted run's law check_resume.cpp's. Progress goes to stderr; the verdicts are returned as a
-// report.
+// check_runs.h's, the preempted run's law check_resume.cpp's. Progress goes to stderr; the
+// verdicts are returned as a report.
 #include "trainproof/runner/check.h"
 
 #include <algorithm>
