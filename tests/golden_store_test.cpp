@@ -133,6 +133,31 @@ TEST(GoldenStoreTest, NonHdf5AndEmptyFilesAreBadInput) {
   }
 }
 
+// What regen and check --regen replace: nothing where there is no file; a readable golden's
+// groups; an unreadable one is no baseline, and says why, naming the file.
+TEST(GoldenStoreTest, AnOldGoldenIsReadOrSaysWhyNot) {
+  TempDir dir("golden");
+  const OldGolden none = read_old_golden(dir.path() / "absent.h5");
+  EXPECT_FALSE(none.file);
+  EXPECT_EQ(none.unreadable, "");
+  EXPECT_EQ(none.group("cpu"), nullptr);
+
+  write_golden(dir.path() / "sample.h5", sample());
+  const OldGolden read = read_old_golden(dir.path() / "sample.h5");
+  ASSERT_TRUE(read.file);
+  EXPECT_EQ(read.unreadable, "");
+  ASSERT_NE(read.group("cpu"), nullptr);
+  EXPECT_EQ(read.group("cpu")->fingerprint, R"({"cpu_isa":"avx2"})");
+  EXPECT_EQ(read.group("cuda"), nullptr);
+
+  std::ofstream(dir.path() / "text.h5") << "this is not HDF5\n";
+  const OldGolden bad = read_old_golden(dir.path() / "text.h5");
+  EXPECT_FALSE(bad.file);
+  EXPECT_NE(bad.unreadable.find("text.h5"), std::string::npos) << bad.unreadable;
+  EXPECT_NE(bad.unreadable.find("not an HDF5 file"), std::string::npos) << bad.unreadable;
+  EXPECT_EQ(bad.group("cpu"), nullptr);
+}
+
 TEST(GoldenStoreTest, EveryTruncationIsBadInputNeverACrash) {
   TempDir dir("golden");
   const auto path = dir.path() / "sample.h5";

@@ -190,7 +190,10 @@ TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
   r.report.findings.push_back(allowed);
   r.report.entries.emplace_back("check", "cmd", "finding", allowed.id, allowed.status(), "", "");
   EXPECT_EQ(exit_code(r), kExitOk);
-  r.golden = CheckGoldenWrite{"loop.h5", "3 execution paths, safety factor 4", {}, {}, {}, true};
+  r.golden = CheckGoldenWrite{};
+  r.golden->path = "loop.h5";
+  r.golden->made_of = "3 execution paths, safety factor 4";
+  r.golden->written = true;
   EXPECT_EQ(exit_code(r), kExitOk);
   r.golden->problems = {"the law 'determinism' is broken"};
   r.golden->written = false;  // refused

@@ -73,6 +73,7 @@ CliCommand check_command() {
           },
           [o] {
             if (!o->expect_lr_spec.empty()) o->expect_lr = expected_lr(o->expect_lr_spec);
+            o->progress = stderr_progress();
             const CheckReport r = trainproof::check(*o);
             print_check_report(r);
             write_reports(o->reports, r.report);

@@ -6,6 +6,7 @@
 #include "src/cli/commands.h"
 #include "src/process/process.h"
 #include "trainproof/distributed/ddp_main.h"
+#include "trainproof/report/console.h"
 
 namespace trainproof::cli {
 
@@ -26,7 +27,10 @@ CliCommand ddp_worker_command() {
         worker->add_option("--out", o->out, "The run's folder")->required();
         return worker;
       },
-      [o] { return ddp_worker_main(*o); }};
+      [o] {
+        o->progress = stderr_progress();
+        return ddp_worker_main(*o);
+      }};
 }
 
 }  // namespace trainproof::cli

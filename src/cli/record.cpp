@@ -5,6 +5,7 @@
 
 #include "src/cli/commands.h"
 #include "src/process/process.h"
+#include "trainproof/report/console.h"
 #include "trainproof/runner/runner.h"
 
 namespace trainproof::cli {
@@ -24,7 +25,7 @@ CliCommand record_command() {
             rec->add_option("--out", o->out, "Output file")->required();
             return rec;
           },
-          [o] { return record(o->scenarios, o->device, o->out); }};
+          [o] { return record(o->scenarios, o->device, o->out, stderr_progress()); }};
 }
 
 }  // namespace trainproof::cli

@@ -44,6 +44,7 @@ CliCommand regen_command(CliEnv& env) {
           },
           [&env, o] {
             o->regen.golden_dir = env.golden_dir;
+            o->regen.progress = stderr_progress();
             const RegenReport r = trainproof::regen(o->regen);
             print_regen_report(r);
             if (!o->markdown.empty()) write_regen_markdown(o->markdown, r);

@@ -41,6 +41,7 @@ CliCommand verify_command(CliEnv& env) {
           },
           [&env, o] {
             o->verify.golden_dir = env.golden_dir;
+            o->verify.progress = stderr_progress();
             const VerifyReport r = trainproof::verify(o->verify);
             print_verify_report(r);
             write_reports(o->reports, r);

@@ -135,10 +135,7 @@ void await_ranks(c10d::Store& store, const std::string& key, int world, std::chr
 
 // A law on this rank, as every report holds a verdict (report.h).
 ReportEntry law(std::string name, Status status, std::string detail = "") {
-  return {"ddp-check", "", "invariant", std::move(name), status, "", std::move(detail)};
-}
-Status held(bool ok) {
-  return ok ? Status::kPass : Status::kBroken;
+  return law_entry("ddp-check", "", std::move(name), status, std::move(detail));
 }
 // law_status_text() read back: a rank's verdict travels through the store as that text
 // (anything but held or skipped counts as broken).
@@ -167,7 +164,7 @@ std::vector<ReportEntry> gradient_laws(c10d::Backend& pg, c10d::Store& store, co
   const int n = e.world;
   std::vector<ReportEntry> checks;
   auto add = [&](std::string name, bool ok, std::string detail = "") {
-    checks.push_back(law(std::move(name), held(ok), std::move(detail)));
+    checks.push_back(law(std::move(name), law_held(ok), std::move(detail)));
   };
   const auto [full64, full32] = reference_gradients(torch::kCPU, kTotal, seed, 1, false, false);
   const auto [acc64, acc32] = reference_gradients(torch::kCPU, kTotal, seed, n, false, true);
@@ -217,7 +214,7 @@ std::vector<ReportEntry> golden_laws(const fs::path& golden, const Trace& observ
       continue;
     }
     const auto c = compare_series(*want, s, /*cross_environment=*/true);
-    checks.push_back(law(fmt::format("golden {} within {}", s.name, c.tolerance), held(c.passed()), c.detail));
+    checks.push_back(law(fmt::format("golden {} within {}", s.name, c.tolerance), law_held(c.passed()), c.detail));
   }
   return checks;
 }
@@ -249,7 +246,7 @@ std::vector<ReportEntry> resume_laws(c10d::Backend& pg, const LaunchEnv& e, cons
   const auto a = final_parameters(straight / file), b = final_parameters(killed / file);
   const bool same = bitwise_equal(a, b);
   return {
-      law(name, held(same),
+      law(name, law_held(same),
           same ? fmt::format("attempt {}: resumed after the group was restarted", e.restart_count)
                : fmt::format("attempt {}: max abs diff {:.3g}", e.restart_count, (a - b).abs().max().item<double>()))};
 }

@@ -153,7 +153,8 @@ int ddp_worker_main(const WorkerOptions& options) {
   } else {
     group = make_gloo_group(store, o.rank, o.world, timeout);
   }
-  fmt::print(stderr, "rank {} of {} joined the {} group on {}\n", o.rank, o.world, o.backend, device.str());
+  report_progress(o.progress,
+                  fmt::format("rank {} of {} joined the {} group on {}\n", o.rank, o.world, o.backend, device.str()));
   const RankContext ctx{o.rank, o.world, group.get(), device, o.out};
   const Checkpoint result = rank_task(o.task)(ctx, task_options(o.options));
   if (!result.keys().empty()) result.save(fs::path(o.out) / fmt::format("rank{}.tpck", o.rank));

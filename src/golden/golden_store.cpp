@@ -482,6 +482,23 @@ GoldenFile read_golden(const std::filesystem::path& path) {
   return read_golden_in_process(path);
 }
 
+OldGolden read_old_golden(const std::filesystem::path& path) {
+  OldGolden old;
+  if (!std::filesystem::exists(path)) return old;
+  try {
+    old.file = read_golden(path);
+  } catch (const BadInput& e) {
+    old.unreadable = e.what();
+  }
+  return old;
+}
+
+const DeviceGolden* OldGolden::group(const std::string& device) const {
+  if (!file) return nullptr;
+  const auto g = file->devices.find(device);
+  return g == file->devices.end() ? nullptr : &g->second;
+}
+
 void write_golden(const std::filesystem::path& path, const GoldenFile& golden) {
   silence_hdf5();
   atomic_replace(path, [&](const std::filesystem::path& tmp) {

@@ -37,7 +37,8 @@ std::string log_tail(const std::filesystem::path& log) {
 }  // namespace
 
 std::vector<PathRun> run_paths(const std::vector<ExecPath>& paths, const std::vector<std::string>& scenarios,
-                               const std::string& device, const std::filesystem::path& workdir, int jobs) {
+                               const std::string& device, const std::filesystem::path& workdir, int jobs,
+                               const ProgressSink& progress) {
   std::filesystem::create_directories(workdir);
   std::vector<PathRun> runs(paths.size());
   struct Running {
@@ -66,8 +67,8 @@ std::vector<PathRun> run_paths(const std::vector<ExecPath>& paths, const std::ve
       }
     }
     ++done;
-    fmt::print(stderr, "[path {}/{}] {} [{}]: {} ({:.1f} s)\n", done, runs.size(), run.path.name, run.path.env_text(),
-               run.recording ? "recorded" : "FAILED", run.seconds);
+    report_progress(progress, fmt::format("[path {}/{}] {} [{}]: {} ({:.1f} s)\n", done, runs.size(), run.path.name,
+                                          run.path.env_text(), run.recording ? "recorded" : "FAILED", run.seconds));
   };
   while (done < runs.size()) {
     while (next < paths.size() && running.size() < static_cast<size_t>(std::max(jobs, 1))) {

@@ -9,6 +9,7 @@
 
 #include "src/core/trace_json.h"
 #include "src/process/exec_paths.h"
+#include "trainproof/core/progress.h"
 
 namespace trainproof {
 
@@ -22,9 +23,10 @@ struct PathRun {
 };
 
 // Runs `record SCENARIOS --device DEVICE` once per path, `jobs` processes at a time, with
-// progress on stderr. Recordings and logs go to `workdir`. A child that runs longer than
+// a line of progress per path. Recordings and logs go to `workdir`. A child that runs longer than
 // $TRAINPROOF_PATH_TIMEOUT_S (default 3600) is killed and reported.
 std::vector<PathRun> run_paths(const std::vector<ExecPath>& paths, const std::vector<std::string>& scenarios,
-                               const std::string& device, const std::filesystem::path& workdir, int jobs);
+                               const std::string& device, const std::filesystem::path& workdir, int jobs,
+                               const ProgressSink& progress);
 
 }  // namespace trainproof

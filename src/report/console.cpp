@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include <set>
@@ -11,6 +12,13 @@
 #include <fmt/ranges.h>
 
 namespace trainproof {
+
+ProgressSink stderr_progress() {
+  return [](const std::string& text) {
+    fmt::print(stderr, "{}", text);
+    std::fflush(stderr);
+  };
+}
 
 void print_results(const std::vector<ReportEntry>& entries) {
   size_t wide = 6, dev_wide = 5;  // the series and device columns fit their longest entries
@@ -160,6 +168,8 @@ void print_changes(const std::vector<RegenChange>& changes) {
 }
 
 void print_regen_report(const RegenReport& r) {
+  for (const auto& why : r.replaced)
+    fmt::print(stderr, "note: the old golden is unreadable and will be replaced: {}\n", why);
   for (const auto& d : r.devices) {
     fmt::print("regen on {}: {} scenarios under {} execution paths ({}), safety factor {}\n", d.device,
                d.scenarios.size(), d.paths.size(), fmt::join(d.paths, ", "), d.safety_factor);
@@ -193,6 +203,8 @@ void print_regen_report(const RegenReport& r) {
 
 void print_check_report(const CheckReport& r) {
   if (const auto& g = r.golden) {
+    if (!g->replaced.empty())
+      fmt::print(stderr, "note: the old golden is unreadable and will be replaced: {}\n", g->replaced);
     fmt::print("\n{} ({}):\n", g->path, g->made_of);
     print_changes(g->changes);
     for (const auto& line : g->series) fmt::print("    {}\n", line);

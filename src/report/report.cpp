@@ -41,6 +41,10 @@ std::string xml_escape(const std::string& s) {
   return o;
 }
 
+ReportEntry law_entry(std::string scenario, std::string device, std::string name, Status status, std::string detail) {
+  return {std::move(scenario), std::move(device), "invariant", std::move(name), status, "", std::move(detail)};
+}
+
 Tally tally(const std::vector<ReportEntry>& entries) {
   Tally t;
   for (const auto& e : entries) {

@@ -1,7 +1,7 @@
 // `trainproof check` (check.h): runs a user's training command as production does and holds
 // its recorded trace to the laws; the runs themselves (starting, counting, watching) are
-// check_runs.h's, the preempted run's law check_resume.cpp's. Progress goes to stderr; the
-// verdicts are returned as a report.
+// check_runs.h's, the preempted run's law check_resume.cpp's. Progress goes to the caller's
+// sink (CheckOptions::progress); the verdicts are returned as a report.
 #include "trainproof/runner/check.h"
 
 #include <algorithm>
@@ -202,16 +202,8 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
     for (auto& s : t.series) s.ceiling = *ceiling;
   std::vector<std::pair<std::string, const Trace*>> spread;
   for (const auto& [path, trace] : others) spread.emplace_back(path, &trace);
-  std::optional<GoldenFile> old;
-  if (fs::exists(o.golden)) {
-    try {
-      old = read_golden(o.golden);
-    } catch (const BadInput& e) {
-      fmt::print(stderr, "note: the old golden is unreadable and will be replaced: {}\n", e.what());
-    }
-  }
-  const DeviceGolden* before = nullptr;
-  if (old && old->devices.count(kCheckGroup)) before = &old->devices.at(kCheckGroup);
+  const OldGolden old = read_old_golden(o.golden);
+  const DeviceGolden* before = old.group(kCheckGroup);
   GoldenDraft draft = draft_golden(std::move(t), spread,
                                    {.scenario = "check",
                                     .device = kCheckGroup,
@@ -226,6 +218,7 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
   out.path = o.golden.string();
   out.made_of = fmt::format("{} execution paths, safety factor {}", measured.size(), factor);
   out.changes = draft.changes;
+  out.replaced = old.unreadable;
   write_check_golden(
       o, std::move(draft.problems), kGoldenSchemaVersion,
       {current_fingerprint(c10::Device("cpu")), std::move(draft.trace), paths_json(measured), "", std::nullopt}, out);
@@ -453,7 +446,8 @@ CheckReport check(const CheckOptions& o) {
   }
   const Launcher launch(o, work);
   Progress progress((o.reference.empty() ? o.runs : 0) + (o.kills > 0 ? 1 : 0) +
-                    static_cast<int>(paths.empty() ? 0 : paths.size() - 1));
+                        static_cast<int>(paths.empty() ? 0 : paths.size() - 1),
+                    o.progress);
   std::vector<Law> laws;
   VerifyReport report;
   std::optional<CheckGoldenWrite> written;

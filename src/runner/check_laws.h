@@ -6,11 +6,13 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "src/runner/check_runs.h"
+#include "trainproof/core/progress.h"
 #include "trainproof/core/recorded_trace.h"
 #include "trainproof/report/report.h"
 
@@ -20,26 +22,26 @@ namespace trainproof {
 // BROKEN, or advice (said, never broken).
 struct Law : ReportEntry {
   Law(std::string name, bool held, std::string detail, bool advice = false)
-      : ReportEntry("check", "cmd", "invariant", std::move(name),
-                    advice ? Status::kAdvice
-                    : held ? Status::kPass
-                           : Status::kBroken,
-                    "", std::move(detail)) {}
+      : ReportEntry(
+            law_entry("check", "cmd", std::move(name), advice ? Status::kAdvice : law_held(held), std::move(detail))) {}
 };
 
-// Progress on stderr: which run of how many, and the time so far.
+// Check's progress, a line each to the caller's sink: which run of how many, and the time so far.
 class Progress {
  public:
-  explicit Progress(int runs) : runs_(runs) {}
+  Progress(int runs, ProgressSink sink) : runs_(runs), sink_(std::move(sink)) {}
   void run(const std::string& what) {
-    fmt::print(stderr, "check [run {}/{}, {:.1f} s] {}\n", ++n_, runs_, seconds(), what);
+    report_progress(sink_, fmt::format("check [run {}/{}, {:.1f} s] {}\n", ++n_, runs_, seconds(), what));
   }
-  void note(const std::string& what) const { fmt::print(stderr, "check [{:.1f} s]   {}\n", seconds(), what); }
+  void note(const std::string& what) const {
+    report_progress(sink_, fmt::format("check [{:.1f} s]   {}\n", seconds(), what));
+  }
   double seconds() const { return std::chrono::duration<double>(Clock::now() - t0_).count(); }
 
  private:
   using Clock = std::chrono::steady_clock;
   int runs_, n_ = 0;
+  ProgressSink sink_;
   Clock::time_point t0_ = Clock::now();
 };
 

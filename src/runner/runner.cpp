@@ -1,5 +1,5 @@
-// verify, regen, compare, record, tolerances and run (runner.h). Progress goes to stderr; the
-// reports go back to the caller.
+// verify, regen, compare, record, tolerances and run (runner.h). Progress goes to the caller's
+// sink; the reports go back to the caller.
 #include "trainproof/runner/runner.h"
 
 #include <algorithm>
@@ -140,8 +140,7 @@ bool check_run(const std::string& scenario, const std::string& label, const Devi
   }
   for (const auto& inv : observed.invariants) {
     ok = ok && inv.held;
-    report.entries.emplace_back(scenario, label, "invariant", inv.name, inv.held ? Status::kPass : Status::kBroken, "",
-                                inv.detail);
+    report.entries.push_back(law_entry(scenario, label, inv.name, law_held(inv.held), inv.detail));
   }
   return ok;
 }
@@ -212,10 +211,12 @@ VerifyReport verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>
   for (const auto& def : defs)
     if (golden_group(goldens.at(def.name), def.name, "cpu", "cpu", o.golden_dir, MissingGroup::kBadInput, report))
       names.push_back(def.name);
-  fmt::print(stderr, "verify --paths: {} scenarios under {} execution paths, each in its own process\n", names.size(),
-             paths.size());
+  report_progress(o.progress, fmt::format("verify --paths: {} scenarios under {} execution paths, each in its own "
+                                          "process\n",
+                                          names.size(), paths.size()));
   TempDir work("paths");
-  const auto runs = names.empty() ? std::vector<PathRun>{} : run_paths(paths, names, "cpu", work.path(), o.jobs);
+  const auto runs =
+      names.empty() ? std::vector<PathRun>{} : run_paths(paths, names, "cpu", work.path(), o.jobs, o.progress);
 
   // scenario -> groups of paths with bitwise identical results, in path order
   std::map<std::string, std::vector<std::pair<uint64_t, std::vector<std::string>>>> classes;
@@ -294,12 +295,12 @@ VerifyReport verify(const VerifyOptions& o) {
   const auto t_all = Clock::now();
   for (const auto& def : defs) {
     for (const auto& dev : devices) {
-      fmt::print(stderr, "[{}/{}] {} on {} ... ", ++k, total, def.name, dev);
+      report_progress(o.progress, fmt::format("[{}/{}] {} on {} ... ", ++k, total, def.name, dev));
       const auto t0 = Clock::now();
       const DeviceGolden* g = golden_group(goldens.at(def.name), def.name, dev, dev, o.golden_dir,
                                            missing_group_policy(dev, o.device, o.require_all_devices), report);
       if (!g) {
-        fmt::print(stderr, "{}\n", status_text(report.entries.back().status));
+        report_progress(o.progress, fmt::format("{}\n", status_text(report.entries.back().status)));
         if (report.entries.back().status == Status::kNotVerified) unverified[dev].push_back(def.name);
         continue;
       }
@@ -307,11 +308,11 @@ VerifyReport verify(const VerifyOptions& o) {
       try {
         observed = run_scenario(def, c10::Device(dev));
       } catch (const Skipped& s) {
-        fmt::print(stderr, "skipped ({})\n", s.what());
+        report_progress(o.progress, fmt::format("skipped ({})\n", s.what()));
         report.entries.emplace_back(def.name, dev, "run", "(all)", Status::kSkipped, "", s.what());
         continue;
       } catch (const std::exception& e) {
-        fmt::print(stderr, "ERROR\n");
+        report_progress(o.progress, "ERROR\n");
         report.entries.emplace_back(def.name, dev, "run", "(run)", Status::kError, "", e.what());
         continue;
       }
@@ -334,7 +335,7 @@ VerifyReport verify(const VerifyOptions& o) {
         check_printed_lines(def, dev, observed.output, cross, report);
         ok = ok && report.entries.back().passed();
       }
-      fmt::print(stderr, "{} ({:.2f} s)\n", ok ? "ok" : "MISMATCH", since(t0));
+      report_progress(o.progress, fmt::format("{} ({:.2f} s)\n", ok ? "ok" : "MISMATCH", since(t0)));
     }
   }
   for (const auto& [dev, scenarios] : unverified)
@@ -356,18 +357,14 @@ RegenReport regen(const RegenOptions& o) {
   for (const auto& d : defs) names.push_back(d.name);
 
   // The old goldens: kept groups of devices not run, and the baseline for "what changed".
-  std::map<std::string, GoldenFile> old, fresh;
-  for (const auto& def : defs) {
-    const fs::path path = golden_path(o.golden_dir, def.name);
-    if (!fs::exists(path)) continue;
-    try {
-      old[def.name] = read_golden(path);
-    } catch (const BadInput& e) {
-      fmt::print(stderr, "note: the old golden is unreadable and will be replaced: {}\n", e.what());
-    }
-  }
   RegenReport report;
   report.dry_run = o.dry_run;
+  std::map<std::string, OldGolden> old;
+  std::map<std::string, GoldenFile> fresh;
+  for (const auto& def : defs) {
+    const OldGolden& g = old[def.name] = read_old_golden(golden_path(o.golden_dir, def.name));
+    if (!g.unreadable.empty()) report.replaced.push_back(g.unreadable);
+  }
   for (const auto& dev : devices) {
     // CUDA: one path (this GPU); its cross tolerances are the dtype floors until GPUs are compared.
     const auto paths = dev == "cpu" ? select_paths(cpu_paths(cpu_flags()), o.path_set)
@@ -376,9 +373,10 @@ RegenReport regen(const RegenOptions& o) {
     rd.device = dev;
     rd.safety_factor = factor;
     for (const auto& p : paths) rd.paths.push_back(p.name);
-    fmt::print(stderr, "regen on {}: {} scenarios under {} execution paths\n", dev, names.size(), paths.size());
+    report_progress(o.progress, fmt::format("regen on {}: {} scenarios under {} execution paths\n", dev, names.size(),
+                                            paths.size()));
     TempDir work("regen");
-    const auto runs = run_paths(paths, names, dev, work.path(), o.jobs);
+    const auto runs = run_paths(paths, names, dev, work.path(), o.jobs, o.progress);
     for (const auto& run : runs)
       if (!run.recording)
         throw std::runtime_error(fmt::format("execution path {} could not record, so no spread can be measured: {}",
@@ -403,12 +401,8 @@ RegenReport regen(const RegenOptions& o) {
             problems.push_back(fmt::format("invariant '{}' is broken on path {}{}", inv.name, run.path.name,
                                            inv.detail.empty() ? "" : ": " + inv.detail));
       }
-      auto o_it = old.find(def.name);
-      const DeviceGolden* old_group = nullptr;
-      if (o_it != old.end()) {
-        auto g = o_it->second.devices.find(dev);
-        if (g != o_it->second.devices.end()) old_group = &g->second;
-      }
+      const OldGolden& old_file = old.at(def.name);
+      const DeviceGolden* old_group = old_file.group(dev);
       // A golden made on another machine is one more environment this machine cannot simulate:
       // where this machine's values lie inside its envelope (the code did not change), its
       // values join the spread, so the new envelope covers that machine as well as this one.
@@ -434,7 +428,7 @@ RegenReport regen(const RegenOptions& o) {
         report.refused.push_back(def.name);
         continue;
       }
-      GoldenFile& g = fresh.try_emplace(def.name, o_it != old.end() ? o_it->second : GoldenFile{}).first->second;
+      GoldenFile& g = fresh.try_emplace(def.name, old_file.file.value_or(GoldenFile{})).first->second;
       g.devices[dev] = DeviceGolden{runs[0].recording->fingerprint, std::move(draft.trace), paths_json(paths),
                                     forced_problems(draft.problems), std::nullopt};
     }
@@ -457,7 +451,8 @@ RegenReport regen(const RegenOptions& o) {
 
 // ---- record and tolerances ----------------------------------------------------------------
 
-int record(const std::vector<std::string>& scenarios, const std::string& device, const fs::path& out) {
+int record(const std::vector<std::string>& scenarios, const std::string& device, const fs::path& out,
+           const ProgressSink& progress) {
   const auto defs = resolve_scenarios(scenarios);
   const auto devices = resolve_devices(device);
   if (devices.size() != 1) throw BadInput("record: --device must name one device (cpu or cuda)");
@@ -476,7 +471,7 @@ int record(const std::vector<std::string>& scenarios, const std::string& device,
       rec.status = "error";
       rec.reason = e.what();
     }
-    fmt::print(stderr, "{} on {}: {} ({:.2f} s)\n", def.name, devices[0], rec.status, since(t0));
+    report_progress(progress, fmt::format("{} on {}: {} ({:.2f} s)\n", def.name, devices[0], rec.status, since(t0)));
   }
   r.fingerprint = current_fingerprint(dev);  // after the runs: CUDA determinism flags are set by then
   write_recording(out, r);
@@ -585,8 +580,7 @@ VerifyReport run(const std::string& scenario, const std::string& device, const L
     try {
       const Trace t = run_scenario(defs[0], c10::Device(dev), echo);
       for (const auto& inv : t.invariants)
-        if (!inv.held)
-          report.entries.emplace_back(scenario, dev, "invariant", inv.name, Status::kBroken, "", inv.detail);
+        if (!inv.held) report.entries.push_back(law_entry(scenario, dev, inv.name, Status::kBroken, inv.detail));
     } catch (const Skipped& s) {
       report.entries.emplace_back(scenario, dev, "run", "(all)", Status::kSkipped, "", s.what());
     }

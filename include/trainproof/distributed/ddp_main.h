@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "trainproof/core/progress.h"
 #include "trainproof/report/report.h"
 
 namespace trainproof {
@@ -36,6 +37,7 @@ struct WorkerOptions {
   std::string out;               // the run's folder
   std::string backend = "gloo";  // gloo (CPU tensors) | nccl (rank r on GPU r)
   std::optional<LaunchEnv> env;  // set by ddp_worker_main from the environment when `store` is empty
+  ProgressSink progress;         // "rank 1 of 4 joined the gloo group on cpu" (into the rank's log)
 };
 int ddp_worker_main(const WorkerOptions& o);
 

@@ -53,6 +53,17 @@ GoldenFile read_golden(const std::filesystem::path& path);
 // The same without the child (for callers that already isolate it, and the fuzzer's seed check).
 GoldenFile read_golden_in_process(const std::filesystem::path& path);
 
+// The golden a regen replaces (regen and check --regen), read before anything is written: the
+// baseline for what changed, and the groups of devices not run. No file: none. An unreadable
+// file is replaced: none, and why in `unreadable`.
+struct OldGolden {
+  std::optional<GoldenFile> file;
+  std::string unreadable;
+  // Its group for `device`, or null.
+  const DeviceGolden* group(const std::string& device) const;
+};
+OldGolden read_old_golden(const std::filesystem::path& path);
+
 // Writes atomically: an interrupted write leaves any previous file intact.
 void write_golden(const std::filesystem::path& path, const GoldenFile& golden);
 

@@ -4,9 +4,13 @@
 
 #include <vector>
 
+#include "trainproof/core/progress.h"
 #include "trainproof/report/report.h"
 
 namespace trainproof {
+
+// Progress as the console shows it: on stderr as it comes (stdout stays the report).
+ProgressSink stderr_progress();
 
 // The result tables: series (and run problems), then invariants.
 void print_results(const std::vector<ReportEntry>& entries);

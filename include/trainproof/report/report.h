@@ -71,6 +71,15 @@ struct ReportEntry {
   bool failed() const { return !passed() && !skipped(); }
 };
 
+// An invariant of a scenario, or a law of check or ddp-check (a rule of the documents a run
+// must hold), as every report holds it: an entry of kind "invariant"; held is pass, else
+// BROKEN (or skipped, advice).
+ReportEntry law_entry(std::string scenario, std::string device, std::string name, Status status,
+                      std::string detail = "");
+inline Status law_held(bool held) {
+  return held ? Status::kPass : Status::kBroken;
+}
+
 // A difference or spread as reports print it: three significant digits ("0", "1.2e-07", "inf").
 std::string short_num(double v);
 
@@ -193,7 +202,8 @@ struct RegenReport {
   std::vector<ToleranceRow> tolerances;
   std::vector<std::string> written;  // golden files written (dry run: that would be)
   bool dry_run = false;
-  std::vector<std::string> refused;  // scenarios whose golden was not written
+  std::vector<std::string> refused;   // scenarios whose golden was not written
+  std::vector<std::string> replaced;  // old goldens that could not be read, and why: replaced
 };
 
 // What changed, then every series' tolerance and detection power.
@@ -209,6 +219,7 @@ struct CheckGoldenWrite {
   std::vector<RegenChange> changes;   // an exact golden: each series against the old golden's
   std::vector<std::string> series;    // a band golden: a line per series (its final value and spread)
   std::vector<std::string> problems;  // each refuses the golden, unless --force (then kept in it as forced)
+  std::string replaced;               // why the old golden could not be read ("": read, or none)
   bool written = false;
 };
 // What check found: in `report`, the laws (entries of kind "invariant", in the order they were

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "trainproof/core/progress.h"
 #include "trainproof/report/report.h"
 
 namespace trainproof {
@@ -60,6 +61,8 @@ struct CheckOptions {
   // seed (0..N-1 for the band, N.. for the runs that hold it): a band over seeds, not repeats.
   std::string seed_arg;
   double band_k = 0;  // --band-k: the band's width in spreads (0: default_band_k of the golden's runs)
+
+  ProgressSink progress;  // which run of how many, and the time so far
 };
 
 // Laws, each held or broken:

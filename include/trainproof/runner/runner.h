@@ -1,6 +1,6 @@
 // verify, regen, compare, tolerances and run as library functions: each returns its report
 // (report.h), which the console reporter prints and the report writers write; exit_code()
-// of a report is the process's. Progress goes to stderr. Bad input throws BadInput.
+// of a report is the process's. Progress goes to the options' sink. Bad input throws BadInput.
 #pragma once
 
 #include <filesystem>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "trainproof/core/compare.h"
+#include "trainproof/core/progress.h"
 #include "trainproof/report/report.h"
 #include "trainproof/runner/scenario.h"
 
@@ -39,6 +40,7 @@ struct VerifyOptions {
   std::string path_set = "all";      // which paths (comma-separated names)
   int jobs = 1;                      // path processes at a time
   bool require_all_devices = false;  // a present device without goldens is bad input, not NOT VERIFIED
+  ProgressSink progress;             // a line per scenario (per path with --paths)
 };
 VerifyReport verify(const VerifyOptions& o);
 
@@ -51,6 +53,7 @@ struct RegenOptions {
   int jobs = 1;
   double safety_factor = 0;  // 0: kDefaultSafetyFactor
   bool force = false;        // write even what would be refused, and record that in the golden
+  ProgressSink progress;     // a line per execution path
 };
 // Writes the goldens it does not refuse (none with dry_run); a refused scenario is in
 // `refused` and exit 1.
@@ -115,7 +118,8 @@ GoldenDraft draft_golden(Trace fresh, const std::vector<std::pair<std::string, c
 
 // Runs scenarios in this process and writes their traces, invariants and this process's
 // fingerprint to `out` (the child side of the path matrix).
-int record(const std::vector<std::string>& scenarios, const std::string& device, const std::filesystem::path& out);
+int record(const std::vector<std::string>& scenarios, const std::string& device, const std::filesystem::path& out,
+           const ProgressSink& progress);
 
 // Per series of the goldens: the cross-environment tolerance, where it came from, and the
 // smallest relative change it catches.
