@@ -2,7 +2,8 @@
 # includes LibTorch costs seconds of headers before its first test; one link instead of
 # fifteen). Its tests are registered in groups, each with its label:
 #   trainproof_test_binary(NAME name SRCS ... [DEPS ...])
-#   trainproof_test_group(BINARY name FILTER gtest-filter LABEL label [SERIAL] [SHARDS n] [LOCK resource])
+#   trainproof_test_group(BINARY name FILTER gtest-filter LABEL label [SERIAL] [SHARDS n] [LOCK resource]
+#                         [COST seconds])
 # A group is discovered per test case at test time (--gtest_list_tests with its filter), or,
 # with SHARDS, runs as n CTest tests, each a GoogleTest shard of it.
 include(GoogleTest)
@@ -18,7 +19,7 @@ function(trainproof_test_binary)
 endfunction()
 
 function(trainproof_test_group)
-  cmake_parse_arguments(T "SERIAL" "BINARY;FILTER;LABEL;SHARDS;LOCK" "" ${ARGN})
+  cmake_parse_arguments(T "SERIAL" "BINARY;FILTER;LABEL;SHARDS;LOCK;COST" "" ${ARGN})
   set(serial FALSE)
   if(T_SERIAL)
     set(serial TRUE)  # e.g. tests that start several rank processes: alone, not beside others
@@ -26,6 +27,12 @@ function(trainproof_test_group)
   set(lock "")
   if(T_LOCK)
     set(lock RESOURCE_LOCK ${T_LOCK})  # not beside another test holding it; beside the rest
+  endif()
+  if(T_COST)
+    # Where CTest has no timing of its own: a parameterized test's timing is filed under its name
+    # with GoogleTest's "# GetParam() = ..." comment, which it never looks up, so without COST
+    # it starts last, and tests sharing a lock then run one by one after everything else.
+    list(APPEND lock COST ${T_COST})
   endif()
   # gtest_discover_tests flattens PROPERTIES into one list, so a second label would shift
   # every property after it (ENVIRONMENT was silently lost that way): one label each.
