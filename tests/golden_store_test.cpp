@@ -250,6 +250,21 @@ TEST_F(MalformedGolden, TwoDimensionalDataset) {
   EXPECT_NE(m.find("1-D"), std::string::npos) << m;
 }
 
+// A dataset that declares more values than the file could hold (a corrupt length, or one
+// never written) is rejected before anything is allocated for it; a plain read would have
+// returned 16 Mi zeros as the golden's values.
+TEST_F(MalformedGolden, DeclaresMoreValuesThanTheFileHolds) {
+  const hsize_t len = hsize_t{1} << 24;
+  hid_t space = H5Screate_simple(1, &len, nullptr);
+  hid_t ds = H5Dcreate2(file_, "cpu/unwritten", H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  for (const char* a : {"dtype_produced", "tolerance", "tolerance_cross", "unit"})
+    testing::set_string_attr(ds, a, std::string(a) == "dtype_produced" ? "float32" : "exact");
+  H5Dclose(ds);
+  H5Sclose(space);
+  const std::string m = close_and_read();
+  EXPECT_NE(m.find("dataset /cpu/unwritten: declares 16777216 values of 4 bytes"), std::string::npos) << m;
+}
+
 TEST_F(MalformedGolden, FingerprintIsNotJson) {
   hid_t g = H5Gopen2(file_, "cpu", H5P_DEFAULT);
   testing::set_string_attr(g, "fingerprint", "{not json");

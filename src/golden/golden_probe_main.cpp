@@ -5,8 +5,12 @@
 // LibTorch and starts in milliseconds.
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 #include "trainproof/core/errors.h"
 #include "trainproof/golden/golden_store.h"
@@ -25,8 +29,15 @@ int main(int argc, char** argv) {
     return 2;
   }
 #ifndef TRAINPROOF_ASAN  // ASan reserves terabytes of address space: no RLIMIT_AS under it
-  const rlimit mem{trainproof::kMaxGoldenFileBytes * 4,
-                   trainproof::kMaxGoldenFileBytes * 4};  // a valid file's values fit
+  // A valid file's values fit in a few times its size (a float32 series is read as float and
+  // then double); 256 MiB is the program and libhdf5 (a valid golden reads in under 30 MiB). A
+  // corrupt length then fails its allocation at once, where a limit of gigabytes let libhdf5
+  // zero gigabytes first, for seconds.
+  std::error_code ec;
+  const uint64_t bytes = std::filesystem::file_size(argv[1], ec);
+  const uint64_t limit =
+      std::min<uint64_t>((uint64_t{256} << 20) + 8 * (ec ? 0 : bytes), trainproof::kMaxGoldenFileBytes * 4);
+  const rlimit mem{limit, limit};
   setrlimit(RLIMIT_AS, &mem);
 #endif
   std::string reply = "OK";

@@ -5,6 +5,7 @@
 #include <hdf5.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -205,6 +206,21 @@ H5I_type_t object_type(hid_t parent, const std::string& name) {
   return obj.valid() ? H5Iget_type(obj.get()) : H5I_BADID;
 }
 
+// A dataset's values must fit in the file: a dataset stored plain (as goldens are) that
+// declares more bytes than the file has is corrupt. Checked before anything is allocated for
+// it. (A filtered, i.e. compressed, one may declare more; the probe's memory limit bounds it.)
+void require_fits_in_file(hid_t ds, hsize_t len, size_t value_bytes, const Where& w) {
+  Hid dcpl(H5Dget_create_plist(ds), H5Pclose);
+  if (dcpl.valid() && H5Pget_nfilters(dcpl.get()) > 0) return;
+  Hid file(H5Iget_file_id(ds), H5Fclose);
+  hsize_t file_bytes = 0;
+  if (!file.valid() || H5Fget_filesize(file.get(), &file_bytes) < 0)
+    w.fail("cannot read the file's size" + hdf5_cause());
+  if (len > file_bytes / std::max<size_t>(value_bytes, 1))
+    w.fail(fmt::format("declares {} values of {} bytes, more than the file's {} bytes: corrupt", len, value_bytes,
+                       file_bytes));
+}
+
 Series read_series(hid_t group, const std::string& name, const Where& file_where, const std::string& device) {
   const Where w{file_where.file, fmt::format("dataset /{}/{}", device, name)};
   Hid ds(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose);
@@ -255,6 +271,7 @@ Series read_series(hid_t group, const std::string& name, const Where& file_where
                        : cls == H5T_INTEGER ? "integer"
                                             : "non-numeric type",
                        dtype_text, storage_name(want)));
+  require_fits_in_file(ds.get(), len, size, w);
   // The file must actually hold the bytes it declares (a truncated file may not).
   herr_t rc = 0;
   if (want == Storage::kI64) {
@@ -315,6 +332,7 @@ std::vector<double> read_doubles(hid_t group, const std::string& name, const Whe
   if (len > kMaxSeriesLength) w.fail(fmt::format("'{}': length {} exceeds the limit {}", name, len, kMaxSeriesLength));
   Hid type(H5Dget_type(ds.get()), H5Tclose);
   if (H5Tget_class(type.get()) != H5T_FLOAT) w.fail(fmt::format("'{}' must be stored as float64", name));
+  require_fits_in_file(ds.get(), len, H5Tget_size(type.get()), Where{w.file, fmt::format("{}: '{}'", w.object, name)});
   std::vector<double> v(len);
   if (len && H5Dread(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
     w.fail(fmt::format("cannot read '{}'{}", name, hdf5_cause()));
