@@ -134,27 +134,31 @@ TEST(GoldenStoreTest, NonHdf5AndEmptyFilesAreBadInput) {
 }
 
 // What regen and check --regen replace: nothing where there is no file; a readable golden's
-// groups; an unreadable one is no baseline, and says why, naming the file.
+// groups; an unreadable one is no baseline, and says why, naming the file. What verify compares
+// with: a missing file is an error too.
 TEST(GoldenStoreTest, AnOldGoldenIsReadOrSaysWhyNot) {
   TempDir dir("golden");
-  const OldGolden none = read_old_golden(dir.path() / "absent.h5");
+  const GoldenRead none = read_old_golden(dir.path() / "absent.h5");
   EXPECT_FALSE(none.file);
-  EXPECT_EQ(none.unreadable, "");
+  EXPECT_EQ(none.error, "");
   EXPECT_EQ(none.group("cpu"), nullptr);
+  const GoldenRead missing = try_read_golden(dir.path() / "absent.h5");
+  EXPECT_FALSE(missing.file);
+  EXPECT_NE(missing.error.find("absent.h5: golden file not found"), std::string::npos) << missing.error;
 
   write_golden(dir.path() / "sample.h5", sample());
-  const OldGolden read = read_old_golden(dir.path() / "sample.h5");
+  const GoldenRead read = read_old_golden(dir.path() / "sample.h5");
   ASSERT_TRUE(read.file);
-  EXPECT_EQ(read.unreadable, "");
+  EXPECT_EQ(read.error, "");
   ASSERT_NE(read.group("cpu"), nullptr);
   EXPECT_EQ(read.group("cpu")->fingerprint, R"({"cpu_isa":"avx2"})");
   EXPECT_EQ(read.group("cuda"), nullptr);
 
   std::ofstream(dir.path() / "text.h5") << "this is not HDF5\n";
-  const OldGolden bad = read_old_golden(dir.path() / "text.h5");
+  const GoldenRead bad = read_old_golden(dir.path() / "text.h5");
   EXPECT_FALSE(bad.file);
-  EXPECT_NE(bad.unreadable.find("text.h5"), std::string::npos) << bad.unreadable;
-  EXPECT_NE(bad.unreadable.find("not an HDF5 file"), std::string::npos) << bad.unreadable;
+  EXPECT_NE(bad.error.find("text.h5"), std::string::npos) << bad.error;
+  EXPECT_NE(bad.error.find("not an HDF5 file"), std::string::npos) << bad.error;
   EXPECT_EQ(bad.group("cpu"), nullptr);
 }
 

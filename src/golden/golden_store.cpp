@@ -500,18 +500,21 @@ GoldenFile read_golden(const std::filesystem::path& path) {
   return read_golden_in_process(path);
 }
 
-OldGolden read_old_golden(const std::filesystem::path& path) {
-  OldGolden old;
-  if (!std::filesystem::exists(path)) return old;
+GoldenRead try_read_golden(const std::filesystem::path& path) {
+  GoldenRead r;
   try {
-    old.file = read_golden(path);
+    r.file = read_golden(path);
   } catch (const BadInput& e) {
-    old.unreadable = e.what();
+    r.error = e.what();
   }
-  return old;
+  return r;
 }
 
-const DeviceGolden* OldGolden::group(const std::string& device) const {
+GoldenRead read_old_golden(const std::filesystem::path& path) {
+  return std::filesystem::exists(path) ? try_read_golden(path) : GoldenRead{};
+}
+
+const DeviceGolden* GoldenRead::group(const std::string& device) const {
   if (!file) return nullptr;
   const auto g = file->devices.find(device);
   return g == file->devices.end() ? nullptr : &g->second;

@@ -167,9 +167,17 @@ void print_changes(const std::vector<RegenChange>& changes) {
   }
 }
 
+namespace {
+
+// regen and check --regen over a golden they cannot read.
+void print_unreadable_old_golden(const std::string& why) {
+  fmt::print(stderr, "note: the old golden is unreadable and will be replaced: {}\n", why);
+}
+
+}  // namespace
+
 void print_regen_report(const RegenReport& r) {
-  for (const auto& why : r.replaced)
-    fmt::print(stderr, "note: the old golden is unreadable and will be replaced: {}\n", why);
+  for (const auto& why : r.replaced) print_unreadable_old_golden(why);
   for (const auto& d : r.devices) {
     fmt::print("regen on {}: {} scenarios under {} execution paths ({}), safety factor {}\n", d.device,
                d.scenarios.size(), d.paths.size(), fmt::join(d.paths, ", "), d.safety_factor);
@@ -203,8 +211,7 @@ void print_regen_report(const RegenReport& r) {
 
 void print_check_report(const CheckReport& r) {
   if (const auto& g = r.golden) {
-    if (!g->replaced.empty())
-      fmt::print(stderr, "note: the old golden is unreadable and will be replaced: {}\n", g->replaced);
+    if (!g->replaced.empty()) print_unreadable_old_golden(g->replaced);
     fmt::print("\n{} ({}):\n", g->path, g->made_of);
     print_changes(g->changes);
     for (const auto& line : g->series) fmt::print("    {}\n", line);

@@ -202,7 +202,7 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
     for (auto& s : t.series) s.ceiling = *ceiling;
   std::vector<std::pair<std::string, const Trace*>> spread;
   for (const auto& [path, trace] : others) spread.emplace_back(path, &trace);
-  const OldGolden old = read_old_golden(o.golden);
+  const GoldenRead old = read_old_golden(o.golden);
   const DeviceGolden* before = old.group(kCheckGroup);
   GoldenDraft draft = draft_golden(std::move(t), spread,
                                    {.scenario = "check",
@@ -218,7 +218,7 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
   out.path = o.golden.string();
   out.made_of = fmt::format("{} execution paths, safety factor {}", measured.size(), factor);
   out.changes = draft.changes;
-  out.replaced = old.unreadable;
+  out.replaced = old.error;
   write_check_golden(
       o, std::move(draft.problems), kGoldenSchemaVersion,
       {current_fingerprint(c10::Device("cpu")), std::move(draft.trace), paths_json(measured), "", std::nullopt}, out);

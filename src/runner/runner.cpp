@@ -91,26 +91,15 @@ std::vector<double> values_of(const Trace& t, const std::string& name) {
 }
 
 // Each scenario's golden, or why it cannot be read.
-struct GoldenSlot {
-  std::optional<GoldenFile> file;
-  std::string error;
-};
-std::map<std::string, GoldenSlot> load_goldens(const std::vector<ScenarioDef>& defs, const fs::path& dir) {
-  std::map<std::string, GoldenSlot> out;
-  for (const auto& def : defs) {
-    GoldenSlot& slot = out[def.name];
-    try {
-      slot.file = read_golden(golden_path(dir, def.name));
-    } catch (const BadInput& e) {
-      slot.error = e.what();
-    }
-  }
+std::map<std::string, GoldenRead> load_goldens(const std::vector<ScenarioDef>& defs, const fs::path& dir) {
+  std::map<std::string, GoldenRead> out;
+  for (const auto& def : defs) out[def.name] = try_read_golden(golden_path(dir, def.name));
   return out;
 }
 
 // The golden's group for `dev`, or a row saying why there is none: BAD INPUT, or NOT
 // VERIFIED where the policy allows a device without goldens yet.
-const DeviceGolden* golden_group(const GoldenSlot& slot, const std::string& scenario, const std::string& dev,
+const DeviceGolden* golden_group(const GoldenRead& slot, const std::string& scenario, const std::string& dev,
                                  const std::string& label, const fs::path& dir, MissingGroup missing,
                                  VerifyReport& report) {
   if (!slot.file) {
@@ -359,11 +348,11 @@ RegenReport regen(const RegenOptions& o) {
   // The old goldens: kept groups of devices not run, and the baseline for "what changed".
   RegenReport report;
   report.dry_run = o.dry_run;
-  std::map<std::string, OldGolden> old;
+  std::map<std::string, GoldenRead> old;
   std::map<std::string, GoldenFile> fresh;
   for (const auto& def : defs) {
-    const OldGolden& g = old[def.name] = read_old_golden(golden_path(o.golden_dir, def.name));
-    if (!g.unreadable.empty()) report.replaced.push_back(g.unreadable);
+    const GoldenRead& g = old[def.name] = read_old_golden(golden_path(o.golden_dir, def.name));
+    if (!g.error.empty()) report.replaced.push_back(g.error);
   }
   for (const auto& dev : devices) {
     // CUDA: one path (this GPU); its cross tolerances are the dtype floors until GPUs are compared.
@@ -401,7 +390,7 @@ RegenReport regen(const RegenOptions& o) {
             problems.push_back(fmt::format("invariant '{}' is broken on path {}{}", inv.name, run.path.name,
                                            inv.detail.empty() ? "" : ": " + inv.detail));
       }
-      const OldGolden& old_file = old.at(def.name);
+      const GoldenRead& old_file = old.at(def.name);
       const DeviceGolden* old_group = old_file.group(dev);
       // A golden made on another machine is one more environment this machine cannot simulate:
       // where this machine's values lie inside its envelope (the code did not change), its

@@ -53,16 +53,19 @@ GoldenFile read_golden(const std::filesystem::path& path);
 // The same without the child (for callers that already isolate it, and the fuzzer's seed check).
 GoldenFile read_golden_in_process(const std::filesystem::path& path);
 
-// The golden a regen replaces (regen and check --regen), read before anything is written: the
-// baseline for what changed, and the groups of devices not run. No file: none. An unreadable
-// file is replaced: none, and why in `unreadable`.
-struct OldGolden {
+// A golden, or why it could not be read (BadInput's message, naming the file).
+struct GoldenRead {
   std::optional<GoldenFile> file;
-  std::string unreadable;
+  std::string error;
   // Its group for `device`, or null.
   const DeviceGolden* group(const std::string& device) const;
 };
-OldGolden read_old_golden(const std::filesystem::path& path);
+// The golden verify compares with: a missing file is an error too.
+GoldenRead try_read_golden(const std::filesystem::path& path);
+// The golden a regen replaces (regen and check --regen), read before anything is written: the
+// baseline for what changed, and the groups of devices not run. No file: none, and no error.
+// An unreadable file is replaced: none, and why in `error`.
+GoldenRead read_old_golden(const std::filesystem::path& path);
 
 // Writes atomically: an interrupted write leaves any previous file intact.
 void write_golden(const std::filesystem::path& path, const GoldenFile& golden);
