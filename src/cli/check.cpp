@@ -1,18 +1,36 @@
 // `trainproof check [options] -- CMD [ARGS...]`: a team's own training command held to the
 // documents' laws (runner/check.h).
 #include <memory>
+#include <stdexcept>
+#include <string>
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include "src/cli/commands.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/core/tolerance.h"
 #include "trainproof/report/console.h"
 #include "trainproof/runner/check.h"
 
 namespace trainproof::cli {
+namespace {
+
+// A tolerance option's text (`--ceiling 'rel(0.01)'`), or BadInput naming the option.
+Tolerance tolerance_option(const std::string& option, const std::string& text) {
+  try {
+    return Tolerance::parse(text);
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(fmt::format("{} '{}': {}", option, text, e.what()));
+  }
+}
+
+}  // namespace
 
 CliCommand check_command() {
   auto o = std::make_shared<CheckOptions>();
-  return {[o](CLI::App& app) {
+  auto ceiling = std::make_shared<std::string>();
+  return {[o, ceiling](CLI::App& app) {
             auto* check = app.add_subcommand("check",
                                              "Hold your own training command to the documents' laws: trainproof check "
                                              "[options] -- CMD [ARGS...]");
@@ -38,7 +56,7 @@ CliCommand check_command() {
                 ->capture_default_str();
             check->add_option("--safety-factor", o->safety_factor, "With --regen: cross tolerance = spread x this (4)")
                 ->check(CLI::Range(1.0, 1000.0));
-            check->add_option("--ceiling", o->ceiling,
+            check->add_option("--ceiling", *ceiling,
                               "With --regen: the most any series may move across machines, e.g. 'rel(0.01)' "
                               "(default rel(1e-3) of its largest value)");
             check->add_flag("--force", o->force, "With --regen: write the golden although a law is broken");
@@ -71,8 +89,9 @@ CliCommand check_command() {
             check->add_option("--allow", o->allow, "Accept this finding knowingly (repeatable); the report says so");
             return check;
           },
-          [o] {
+          [o, ceiling] {
             if (!o->expect_lr_spec.empty()) o->expect_lr = expected_lr(o->expect_lr_spec);
+            if (!ceiling->empty()) o->ceiling = tolerance_option("--ceiling", *ceiling);
             o->progress = stderr_progress();
             const CheckReport r = trainproof::check(*o);
             print_check_report(r);

@@ -70,10 +70,12 @@ Tolerance default_ceiling(DType d) {
   return is_integer(d) ? Tolerance::exact() : Tolerance::rel(1e-3);
 }
 
+Tolerance ceiling_of(const Series& s) {
+  return s.ceiling ? *s.ceiling : default_ceiling(s.produced);
+}
+
 double ceiling_allowance(const Series& s) {
-  const Tolerance ceiling = s.ceiling                                        ? *s.ceiling
-                            : s.provenance && !s.provenance->ceiling.empty() ? Tolerance::parse(s.provenance->ceiling)
-                                                                             : default_ceiling(s.produced);
+  const Tolerance ceiling = ceiling_of(s);
   // What the ceiling allows at the series' largest value: its abs bound or its relative one.
   return std::max(ceiling.abs_bound().value_or(0.0), ceiling.rel_bound().value_or(0.0) * largest_magnitude(s));
 }
@@ -86,9 +88,8 @@ bool measure_cross_tolerance(Series& ref, const std::vector<PathSeries>& others,
   Provenance p;
   p.factor = factor;
   const Tolerance floor = dtype_floor(ref.produced);
-  const Tolerance ceiling = ref.ceiling ? *ref.ceiling : default_ceiling(ref.produced);
+  ref.ceiling = ceiling_of(ref);  // the ceiling applied, recorded with the series (cross_ceiling)
   p.floor = floor.str();
-  p.ceiling = ceiling.str();
   const double scale = largest_magnitude(ref);
   const double ceiling_abs = ceiling_allowance(ref);
   std::vector<std::string> differing, beyond;

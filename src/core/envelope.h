@@ -21,8 +21,9 @@ Tolerance dtype_floor(DType d);
 // magnitude for floats (tight enough that a 1% change is always caught), exact for integers.
 Tolerance default_ceiling(DType d);
 
-// The ceiling of a series as an absolute allowance: its declared ceiling (or the one a golden
-// recorded, or the default), abs(a) as a, rel(r) as r times the series' largest magnitude.
+// The ceiling of a series: its own (declared, or the one a golden recorded) or the default.
+Tolerance ceiling_of(const Series& s);
+// The same as an absolute allowance: abs(a) as a, rel(r) as r times the largest magnitude.
 double ceiling_allowance(const Series& s);
 
 // One other execution path's values of the same series.

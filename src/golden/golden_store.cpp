@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "src/core/envelope.h"
 #include "src/process/process.h"
 #include "trainproof/core/atomic_file.h"
 #include "trainproof/core/errors.h"
@@ -246,7 +247,11 @@ Series read_series(hid_t group, const std::string& name, const Where& file_where
     p.spread_rel = read_double_attr(ds.get(), "cross_spread_rel", w);
     p.factor = read_double_attr(ds.get(), "cross_safety_factor", w);
     p.floor = read_string_attr(ds.get(), "cross_floor", w);
-    p.ceiling = read_string_attr(ds.get(), "cross_ceiling", w);
+    try {
+      s.ceiling = Tolerance::parse(read_string_attr(ds.get(), "cross_ceiling", w));
+    } catch (const std::invalid_argument& e) {
+      w.fail(fmt::format("cross_ceiling: {}", e.what()));
+    }
     p.differing = read_string_attr(ds.get(), "cross_paths_differing", w);
     s.provenance = p;
   }
@@ -315,7 +320,7 @@ void write_series(hid_t group, const Series& s) {
     write_double_attr(ds.get(), "cross_spread_rel", s.provenance->spread_rel);
     write_double_attr(ds.get(), "cross_safety_factor", s.provenance->factor);
     write_string_attr(ds.get(), "cross_floor", s.provenance->floor);
-    write_string_attr(ds.get(), "cross_ceiling", s.provenance->ceiling);
+    write_string_attr(ds.get(), "cross_ceiling", ceiling_of(s).str());
     write_string_attr(ds.get(), "cross_paths_differing", s.provenance->differing);
   }
 }

@@ -175,8 +175,7 @@ void write_check_golden(const CheckOptions& o, std::vector<std::string> problems
 // across them, and the golden written atomically with what changed. Refused (nothing written)
 // while a law is broken or a series moves beyond its ceiling, unless --force.
 CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& straight, const std::vector<Law>& laws,
-                              const CheckOptions& o, const std::optional<Tolerance>& ceiling,
-                              const std::vector<ExecPath>& paths, Progress& progress) {
+                              const CheckOptions& o, const std::vector<ExecPath>& paths, Progress& progress) {
   Trace t = to_trace(straight);
   std::vector<std::string> problems = broken_laws(laws);
   // A broken law refuses the golden whatever the paths measure: they are not run (but with --force).
@@ -198,8 +197,8 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
     measured.push_back(paths[p]);
   }
   const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
-  if (ceiling)
-    for (auto& s : t.series) s.ceiling = *ceiling;
+  if (o.ceiling)
+    for (auto& s : t.series) s.ceiling = *o.ceiling;
   std::vector<std::pair<std::string, const Trace*>> spread;
   for (const auto& [path, trace] : others) spread.emplace_back(path, &trace);
   const GoldenRead old = read_old_golden(o.golden);
@@ -422,14 +421,6 @@ CheckReport check(const CheckOptions& o) {
 
   if (!o.reference.empty() && !fs::exists(o.reference))
     throw BadInput(fmt::format("{}: no such trace (--reference)", o.reference.string()));
-  std::optional<Tolerance> ceiling;
-  if (!o.ceiling.empty()) {
-    try {
-      ceiling = Tolerance::parse(o.ceiling);
-    } catch (const std::invalid_argument& e) {
-      throw BadInput(fmt::format("--ceiling '{}': {}", o.ceiling, e.what()));
-    }
-  }
   std::optional<DeviceGolden> golden;
   if (!o.regen && !o.golden.empty()) golden = load_check_golden(o.golden);
   const bool band = o.band || (golden && golden->band);
@@ -513,7 +504,7 @@ CheckReport check(const CheckOptions& o) {
   if (!o.expect_lr.empty()) laws.push_back(schedule_law(a, o));
 
   if (golden) laws.push_back(golden_law(to_trace(a), *golden, o, report));
-  if (o.regen) written = regen_golden(launch, a, laws, o, ceiling, paths, progress);
+  if (o.regen) written = regen_golden(launch, a, laws, o, paths, progress);
   return conclude(o, std::move(laws), std::move(report), std::move(written), progress, work);
 }
 

@@ -38,7 +38,7 @@ std::vector<std::string> measure_envelope(Trace& fresh, const std::vector<std::p
     if (!measure_cross_tolerance(s, others, factor))
       problems.push_back(fmt::format("series '{}' moves by {} on paths {} (x{} safety factor), beyond its ceiling {}",
                                      s.name, short_num(s.provenance->spread_abs), s.provenance->beyond, factor,
-                                     s.provenance->ceiling));
+                                     ceiling_of(s).str()));
   }
   return problems;
 }
@@ -88,7 +88,7 @@ void add_tolerance_rows(const std::string& scenario, const std::string& dev, con
       r.spread_rel = s.provenance->spread_rel;
       r.differing = s.provenance->differing;
       r.provenance = fmt::format("spread {} x {} (floor {}, ceiling {})", short_num(s.provenance->spread_abs),
-                                 s.provenance->factor, s.provenance->floor, s.provenance->ceiling);
+                                 s.provenance->factor, s.provenance->floor, ceiling_of(s).str());
     } else {
       r.provenance = s.cross.is_any() ? "informational" : "declared (schema 1: not measured)";
     }

@@ -13,13 +13,13 @@
 namespace trainproof {
 
 // Where a series' cross-environment tolerance came from (golden schema 2): its spread
-// across the execution paths regen ran, the safety factor, the dtype floor and the ceiling.
+// across the execution paths regen ran, the safety factor and the dtype floor (the ceiling
+// applied is the series' own `ceiling`).
 struct Provenance {
   double spread_abs = 0;  // largest |path value - reference value| over every path and index
   double spread_rel = 0;  // spread_abs / the series' largest magnitude
   double factor = 0;      // the safety factor applied to spread_abs
   std::string floor;      // the dtype's floor, e.g. "ulp(4)"
-  std::string ceiling;    // what the document's claim allows, e.g. "rel(0.05)"
   bool clamped = false;   // spread x factor exceeded the ceiling
   std::string differing;  // the paths whose values were not bitwise the reference's
   std::string beyond;     // the paths beyond the ceiling (when clamped)
@@ -33,8 +33,9 @@ struct Series {
   Tolerance tolerance;         // golden made in the same environment
   Tolerance cross;             // golden made in another environment (measured by regen)
   std::string unit;
-  // Declared by the scenario from its document's claim: the most any machine may move this
-  // series, as abs(a) or rel(r) of its largest value (envelope.h has the default).
+  // The most any machine may move this series, as abs(a) or rel(r) of its largest value:
+  // declared by the scenario from its document's claim (or check --ceiling); in a golden, the
+  // one regen applied (its cross_ceiling). None: the default (envelope.h's ceiling_of).
   std::optional<Tolerance> ceiling;
   std::optional<Provenance> provenance;  // how `cross` was measured; absent in schema 1
 

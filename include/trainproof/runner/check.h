@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "trainproof/core/progress.h"
+#include "trainproof/core/tolerance.h"
 #include "trainproof/report/report.h"
 
 namespace trainproof {
@@ -46,11 +48,11 @@ struct CheckOptions {
   // tolerances measured by running the command under each execution path of `path_set`.
   std::filesystem::path golden;
   bool regen = false;
-  std::string markdown;          // --regen: what changed and each series' tolerance, for a PR
-  std::string path_set = "all";  // --regen: execution paths whose spread sets the tolerances
-  double safety_factor = 0;      // --regen: 0 = kDefaultSafetyFactor
-  std::string ceiling;           // --regen: the most a series may move across machines (default: rel(1e-3))
-  bool force = false;            // --regen: write although a law is broken
+  std::string markdown;              // --regen: what changed and each series' tolerance, for a PR
+  std::string path_set = "all";      // --regen: execution paths whose spread sets the tolerances
+  double safety_factor = 0;          // --regen: 0 = kDefaultSafetyFactor
+  std::optional<Tolerance> ceiling;  // --regen: the most a series may move across machines (default: rel(1e-3))
+  bool force = false;                // --regen: write although a law is broken
 
   // The band lane (core/band.h), for a loop whose runs are not bitwise equal: --regen --band
   // writes a band golden (golden schema 3) of --runs N >= 3 runs; a band golden given to
