@@ -28,16 +28,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: trainproof-golden-probe FILE\n");
     return 2;
   }
-#ifndef TRAINPROOF_ASAN  // ASan reserves terabytes of address space: no RLIMIT_AS under it
-  // A valid file's values fit in a few times its size (a float32 series is read as float and
-  // then double); 256 MiB is the program and libhdf5 (a valid golden reads in under 30 MiB). A
-  // corrupt length then fails its allocation at once, where a limit of gigabytes let libhdf5
-  // zero gigabytes first, for seconds.
   std::error_code ec;
   const uint64_t bytes = std::filesystem::file_size(argv[1], ec);
-  const uint64_t limit =
-      std::min<uint64_t>((uint64_t{256} << 20) + 8 * (ec ? 0 : bytes), trainproof::kMaxGoldenFileBytes * 4);
-  const rlimit mem{limit, limit};
+  // A backstop for an orphan: read_golden kills a probe past its wall-time limit, but a probe
+  // whose parent died first would spin on; CPU time twice that limit ends it.
+  const auto cpu_s = static_cast<rlim_t>(2 * trainproof::golden_probe_seconds(ec ? 0 : bytes)) + 1;
+  const rlimit cpu{cpu_s, cpu_s + 1};
+  setrlimit(RLIMIT_CPU, &cpu);
+#ifndef TRAINPROOF_ASAN  // ASan reserves terabytes of address space: no RLIMIT_AS under it
+  // A corrupt length then fails its allocation at once, where a limit of gigabytes let libhdf5
+  // zero gigabytes first, for seconds.
+  const rlim_t memory = trainproof::golden_probe_memory(ec ? 0 : bytes);
+  const rlimit mem{memory, memory};
   setrlimit(RLIMIT_AS, &mem);
 #endif
   std::string reply = "OK";

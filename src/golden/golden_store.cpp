@@ -470,12 +470,10 @@ std::filesystem::path golden_probe_executable() {
       "cannot find trainproof-golden-probe beside this program or $TRAINPROOF_BIN: set TRAINPROOF_GOLDEN_PROBE to it");
 }
 
-// The probe's time limit grows with the file: 5 s plus 16 MB/s, so that a corrupt small
-// file that makes libhdf5 spin is rejected in seconds and a valid large one is not cut off.
 double probe_limit_s(const std::filesystem::path& path) {
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(path, ec);
-  return 5.0 + (ec ? 0.0 : static_cast<double>(bytes) / 16e6);
+  return golden_probe_seconds(ec ? 0 : bytes);
 }
 
 void probe_in_child(const std::filesystem::path& path) {

@@ -10,6 +10,7 @@
 // step) and "<name>.finals" (per run), float64.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -27,6 +28,16 @@ inline constexpr int64_t kBandGoldenSchemaVersion = 3;
 // Validation limits, checked before anything sized from the file is allocated.
 inline constexpr uint64_t kMaxGoldenFileBytes = uint64_t{4} << 30;
 inline constexpr uint64_t kMaxSeriesLength = uint64_t{1} << 28;
+// The golden probe's limits for a file of `bytes` (read_golden): wall time 5 s plus 16 MB/s,
+// so that a corrupt small file that makes libhdf5 spin is rejected in seconds and a valid
+// large one is not cut off; memory 256 MiB plus 8 times the file (a valid golden reads in
+// under 30 MiB; a float32 series is read as float, then double).
+inline double golden_probe_seconds(uint64_t bytes) {
+  return 5.0 + static_cast<double>(bytes) / 16e6;
+}
+inline uint64_t golden_probe_memory(uint64_t bytes) {
+  return std::min<uint64_t>((uint64_t{256} << 20) + 8 * bytes, kMaxGoldenFileBytes * 4);
+}
 
 struct DeviceGolden {
   std::string fingerprint;     // JSON text
