@@ -5,7 +5,6 @@
 // LibTorch and starts in milliseconds.
 #include <sys/resource.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -29,16 +28,17 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::error_code ec;
-  const uint64_t bytes = std::filesystem::file_size(argv[1], ec);
+  const uint64_t size = std::filesystem::file_size(argv[1], ec);
+  const uint64_t bytes = ec ? 0 : size;  // unreadable: the read below says why
   // A backstop for an orphan: read_golden kills a probe past its wall-time limit, but a probe
   // whose parent died first would spin on; CPU time twice that limit ends it.
-  const auto cpu_s = static_cast<rlim_t>(2 * trainproof::golden_probe_seconds(ec ? 0 : bytes)) + 1;
+  const auto cpu_s = static_cast<rlim_t>(2 * trainproof::golden_probe_seconds(bytes)) + 1;
   const rlimit cpu{cpu_s, cpu_s + 1};
   setrlimit(RLIMIT_CPU, &cpu);
 #ifndef TRAINPROOF_ASAN  // ASan reserves terabytes of address space: no RLIMIT_AS under it
   // A corrupt length then fails its allocation at once, where a limit of gigabytes let libhdf5
   // zero gigabytes first, for seconds.
-  const rlim_t memory = trainproof::golden_probe_memory(ec ? 0 : bytes);
+  const rlim_t memory = trainproof::golden_probe_memory(bytes);
   const rlimit mem{memory, memory};
   setrlimit(RLIMIT_AS, &mem);
 #endif

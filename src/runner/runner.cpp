@@ -99,15 +99,15 @@ std::map<std::string, GoldenRead> load_goldens(const std::vector<ScenarioDef>& d
 
 // The golden's group for `dev`, or a row saying why there is none: BAD INPUT, or NOT
 // VERIFIED where the policy allows a device without goldens yet.
-const DeviceGolden* golden_group(const GoldenRead& slot, const std::string& scenario, const std::string& dev,
+const DeviceGolden* golden_group(const GoldenRead& golden, const std::string& scenario, const std::string& dev,
                                  const std::string& label, const fs::path& dir, MissingGroup missing,
                                  VerifyReport& report) {
-  if (!slot.file) {
-    report.entries.emplace_back(scenario, label, "run", "(golden)", Status::kBadInput, "", slot.error);
+  if (!golden.file) {
+    report.entries.emplace_back(scenario, label, "run", "(golden)", Status::kBadInput, "", golden.error);
     return nullptr;
   }
-  auto g = slot.file->devices.find(dev);
-  if (g == slot.file->devices.end()) {
+  const DeviceGolden* g = golden.group(dev);
+  if (!g) {
     const bool tolerated = missing == MissingGroup::kNotVerified;
     report.entries.emplace_back(
         scenario, label, "run", "(golden)", tolerated ? Status::kNotVerified : Status::kBadInput, "",
@@ -115,7 +115,7 @@ const DeviceGolden* golden_group(const GoldenRead& slot, const std::string& scen
                     golden_path(dir, scenario).string(), dev, scenario, dev));
     return nullptr;
   }
-  return &g->second;
+  return g;
 }
 
 // Compares one observed run with its golden group under the golden's stored tolerances:
