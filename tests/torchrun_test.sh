@@ -37,6 +37,8 @@ for v in r["ranks"]:
     assert any(l.startswith(f"world {n} even: matches the full batch") for l in laws), laws
 golden = [c for c in r["ranks"][0]["checks"] if c["law"].startswith("golden ")]
 assert len(golden) == 3, golden  # full batch, even and uneven by size, all in the golden for N = 2 and 4
+series = [c for v in r["ranks"] for c in v["checks"] if c["kind"] == "series"]
+assert series == golden, series  # the golden's values are series rows, as verify's; every other row a law
 import xml.etree.ElementTree as ET
 suite = ET.parse(sys.argv[1][:-len(".json")] + ".xml").getroot().find("testsuite")
 checks = sum(len(v["checks"]) for v in r["ranks"])
@@ -48,6 +50,13 @@ PY
     TRAINPROOF_INJECT_FAULT=$arg run && fail "torchrun exited 0 with the mistake $arg planted"
     grep -q "BROKEN on rank [0-9]* ([^)]*): $law" "$tmp/out.log" || fail "no rank reported '$law' BROKEN under $arg"
     grep -q "<failure message=\"BROKEN\"" "$tmp/result.xml" || fail "the JUnit report shows no broken law under $arg"
+    # Ranks that read one shard also move the gradient off the golden's: its series fails, as in verify.
+    if [ "$arg" = ranks-read-the-same-shard ]; then
+      grep -q "BROKEN on rank 0 ([^)]*): golden grad_world2_even_float64 within" "$tmp/out.log" ||
+        fail "the golden's series grad_world2_even_float64 is not reported failing under $arg"
+      grep -q "<failure message=\"FAIL: first divergence at" "$tmp/result.xml" ||
+        fail "the JUnit report shows no failing series (with where it first diverges) under $arg"
+    fi
     ;;
   worker)
     timeout 300 "$torchrun" --standalone --nproc-per-node 2 --no-python "$bin" ddp-worker --task grad \

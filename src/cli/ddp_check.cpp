@@ -20,11 +20,11 @@ int print_ddp_check(const DdpCheckReport& r, const DdpCheckOptions& o, const Rep
   fmt::print("rank {} of {} (local rank {}, {} on {}, attempt {}) joined through the TCPStore at {}:{}\n", e.rank,
              e.world, e.local_rank, e.launcher, r.host, e.restart_count, e.master_addr, e.master_port);
   for (const auto& l : r.laws)
-    fmt::print("rank {}: {:<8} {}{}\n", e.rank, law_status_text(l.status), l.name,
+    fmt::print("rank {}: {:<8} {}{}\n", e.rank, ddp_row_status(l), ddp_row_name(l),
                l.detail.empty() ? "" : " (" + l.detail + ")");
   if (!r.ranks) return kExitOk;  // rank 0 decides the exit code
   for (const auto& l : r.ranks->entries)
-    if (l.failed()) fmt::print("BROKEN on {}: {} {}\n", l.device, l.name, l.detail);
+    if (l.failed()) fmt::print("BROKEN on {}: {} {}\n", l.device, ddp_row_name(l), l.detail);
   const Tally n = tally(r.ranks->entries);
   fmt::print("ddp-check: {} ranks ({}), {} held, {} broken, {} skipped{}\n", e.world, e.launcher, n.passed, n.failed,
              n.skipped, o.out.empty() ? "" : "; combined result in " + o.out.string());

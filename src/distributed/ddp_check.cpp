@@ -199,24 +199,24 @@ std::vector<ReportEntry> gradient_laws(c10d::Backend& pg, c10d::Store& store, co
   return checks;
 }
 
-// The goldens' values for this world size (ddp_equivalence on the CPU), under their
-// cross-environment tolerances; series the golden has for other world sizes are not asked.
-std::vector<ReportEntry> golden_laws(const fs::path& golden, const Trace& observed, int world) {
+// The goldens' values for this world size (ddp_equivalence on the CPU), as every report holds
+// a series against its golden, under the cross-environment tolerances; series the golden has
+// for other world sizes are not asked.
+std::vector<ReportEntry> golden_series(const fs::path& golden, const Trace& observed, int world) {
   const GoldenFile g = read_golden(golden);
   const auto cpu = g.devices.find("cpu");
   if (cpu == g.devices.end()) throw BadInput(fmt::format("{}: no /cpu group", golden.string()));
-  std::vector<ReportEntry> checks;
+  const Trace& want = cpu->second.trace;
+  std::vector<ReportEntry> rows;
   for (const auto& s : observed.series) {
-    const Series* want = cpu->second.trace.find(s.name);
-    if (!want) {
-      checks.push_back(law(fmt::format("golden {}", s.name), Status::kSkipped,
-                           fmt::format("{} has no series for world {}", golden.filename().string(), world)));
-      continue;
-    }
-    const auto c = compare_series(*want, s, /*cross_environment=*/true);
-    checks.push_back(law(fmt::format("golden {} within {}", s.name, c.tolerance), law_held(c.passed()), c.detail));
+    if (const Series* w = want.find(s.name))
+      rows.push_back(series_entry("ddp-check", "", compare_series(*w, s, /*cross_environment=*/true),
+                                  /*cross=*/true, want, observed));
+    else
+      rows.emplace_back("ddp-check", "", "series", s.name, Status::kSkipped, "",
+                        fmt::format("{} has no series for world {}", golden.filename().string(), world));
   }
-  return checks;
+  return rows;
 }
 
 // Exact resume under the launcher's own restart: an uninterrupted data-parallel run, then the
@@ -253,6 +253,16 @@ std::vector<ReportEntry> resume_laws(c10d::Backend& pg, const LaunchEnv& e, cons
 
 }  // namespace
 
+std::string ddp_row_name(const ReportEntry& row) {
+  if (row.kind != "series") return row.name;
+  return row.tolerance.empty() ? fmt::format("golden {}", row.name)
+                               : fmt::format("golden {} within {}", row.name, row.tolerance);
+}
+
+const char* ddp_row_status(const ReportEntry& row) {
+  return law_status_text(row.skipped() ? Status::kSkipped : law_held(row.passed()));
+}
+
 DdpCheckReport ddp_check(const DdpCheckOptions& o) {
   const auto env = launch_env([](const char* name) { return std::getenv(name); });
   if (!env)
@@ -280,13 +290,14 @@ DdpCheckReport ddp_check(const DdpCheckOptions& o) {
   Trace observed;
   report.laws = gradient_laws(*pg, *store, e, o.seed, observed);
   if (e.rank == 0 && !o.golden.empty())
-    for (auto& c : golden_laws(o.golden, observed, e.world)) report.laws.push_back(std::move(c));
+    for (auto& c : golden_series(o.golden, observed, e.world)) report.laws.push_back(std::move(c));
   for (auto& c : resume_laws(*pg, e, o)) report.laws.push_back(std::move(c));
 
   // The ranks' verdicts travel through the store as the JSON --out combines.
   nlohmann::json verdict = {{"rank", e.rank}, {"local_rank", e.local_rank}, {"host", report.host}, {"checks", {}}};
   for (const auto& c : report.laws)
-    verdict["checks"].push_back({{"law", c.name}, {"status", law_status_text(c.status)}, {"detail", c.detail}});
+    verdict["checks"].push_back(
+        {{"law", ddp_row_name(c)}, {"kind", c.kind}, {"status", ddp_row_status(c)}, {"detail", c.detail}});
   set_text(*store, fmt::format("verdict/{}", e.rank), verdict.dump());
   if (e.rank != 0) return report;  // rank 0 gathers every rank's verdict and decides the exit code
 
@@ -295,11 +306,19 @@ DdpCheckReport ddp_check(const DdpCheckOptions& o) {
   VerifyReport ranks;
   for (int r = 0; r < e.world; ++r) {
     auto v = nlohmann::json::parse(get_text(*store, fmt::format("verdict/{}", r)));
-    for (const auto& c : v["checks"]) {
-      auto entry = law(c["law"].get<std::string>(), law_status_of(c["status"].get<std::string>()),
-                       c["detail"].get<std::string>());
-      entry.device = fmt::format("rank {} ({})", r, v["host"].get<std::string>());
-      ranks.entries.push_back(std::move(entry));
+    const std::string device = fmt::format("rank {} ({})", r, v["host"].get<std::string>());
+    if (r == 0) {  // this rank's own rows, the golden's series with their values (the HTML plots them)
+      for (ReportEntry entry : report.laws) {
+        entry.device = device;
+        ranks.entries.push_back(std::move(entry));
+      }
+    } else {
+      for (const auto& c : v["checks"]) {
+        auto entry = law(c["law"].get<std::string>(), law_status_of(c["status"].get<std::string>()),
+                         c["detail"].get<std::string>());
+        entry.device = device;
+        ranks.entries.push_back(std::move(entry));
+      }
     }
     all["ranks"].push_back(std::move(v));
   }

@@ -45,6 +45,31 @@ ReportEntry law_entry(std::string scenario, std::string device, std::string name
   return {std::move(scenario), std::move(device), "invariant", std::move(name), status, "", std::move(detail)};
 }
 
+namespace {
+
+std::vector<double> values_of(const Trace& t, const std::string& name) {
+  const Series* s = t.find(name);
+  if (!s) return {};
+  std::vector<double> v(s->size());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = s->at(i);
+  return v;
+}
+
+}  // namespace
+
+ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross,
+                         const Trace& golden, const Trace& observed) {
+  ReportEntry e(scenario, dev, "series", c.series, status_of(c.verdict), c.tolerance, c.detail);
+  e.golden = values_of(golden, c.series);
+  e.observed = values_of(observed, c.series);
+  e.max_abs = c.max_abs;
+  e.max_rel = c.max_rel;
+  e.max_ulp = c.max_ulp;
+  e.first_divergence = c.first_divergence;
+  e.cross_environment = cross;
+  return e;
+}
+
 Tally tally(const std::vector<ReportEntry>& entries) {
   Tally t;
   for (const auto& e : entries) {

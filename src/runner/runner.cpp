@@ -82,14 +82,6 @@ double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-std::vector<double> values_of(const Trace& t, const std::string& name) {
-  const Series* s = t.find(name);
-  if (!s) return {};
-  std::vector<double> v(s->size());
-  for (size_t i = 0; i < v.size(); ++i) v[i] = s->at(i);
-  return v;
-}
-
 // Each scenario's golden, or why it cannot be read.
 std::map<std::string, GoldenRead> load_goldens(const std::vector<ScenarioDef>& defs, const fs::path& dir) {
   std::map<std::string, GoldenRead> out;
@@ -255,19 +247,6 @@ VerifyReport verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>
 }
 
 }  // namespace
-
-ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross,
-                         const Trace& golden, const Trace& observed) {
-  ReportEntry e(scenario, dev, "series", c.series, status_of(c.verdict), c.tolerance, c.detail);
-  e.golden = values_of(golden, c.series);
-  e.observed = values_of(observed, c.series);
-  e.max_abs = c.max_abs;
-  e.max_rel = c.max_rel;
-  e.max_ulp = c.max_ulp;
-  e.first_divergence = c.first_divergence;
-  e.cross_environment = cross;
-  return e;
-}
 
 // ---- verify -----------------------------------------------------------------------------
 

@@ -60,15 +60,19 @@ struct DdpCheckOptions {
   uint64_t seed = 0;
 };
 // What ddp-check found on one rank: a law per entry (kind "invariant"; pass is "held", BROKEN,
-// or skipped where the launcher cannot show it), and on rank 0 every rank's, gathered.
+// or skipped where the launcher cannot show it) and, on rank 0, the golden's series (kind
+// "series", as verify and check --golden report them); on rank 0 also every rank's, gathered.
 struct DdpCheckReport {
   LaunchEnv env;  // this rank's
   std::string host;
-  std::vector<ReportEntry> laws;      // this rank's
-  std::optional<VerifyReport> ranks;  // rank 0 only: every rank's laws, device "rank R (HOST)"
+  std::vector<ReportEntry> laws;      // this rank's laws and series
+  std::optional<VerifyReport> ranks;  // rank 0 only: every rank's, device "rank R (HOST)"
 };
-// Each law's status as ddp-check prints it and its --out holds it: law_status_text() (report.h),
-// "held", "BROKEN" or "skipped".
+// A row as ddp-check prints it and its --out holds it: a law by its name, a series as "golden
+// NAME within TOLERANCE"; its status law_status_text()'s (report.h): "held", "BROKEN" or
+// "skipped".
+std::string ddp_row_name(const ReportEntry& row);
+const char* ddp_row_status(const ReportEntry& row);
 DdpCheckReport ddp_check(const DdpCheckOptions& o);
 
 }  // namespace trainproof

@@ -79,6 +79,10 @@ ReportEntry law_entry(std::string scenario, std::string device, std::string name
 inline Status law_held(bool held) {
   return held ? Status::kPass : Status::kBroken;
 }
+// A series against its golden (verify, check --golden, ddp-check) as every report holds it: an
+// entry of kind "series", with both traces' values of it (the HTML plots them).
+ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross,
+                         const Trace& golden, const Trace& observed);
 
 // A difference or spread as reports print it: three significant digits ("0", "1.2e-07", "inf").
 std::string short_num(double v);

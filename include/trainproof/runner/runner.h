@@ -21,10 +21,6 @@ std::vector<std::string> resolve_devices(const std::string& flag);
 std::vector<ScenarioDef> resolve_scenarios(const std::vector<std::string>& names);
 std::filesystem::path golden_path(const std::filesystem::path& dir, const std::string& scenario);
 
-// A series comparison as a report row, with both traces' values of it (the HTML plots them).
-ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross,
-                         const Trace& golden, const Trace& observed);
-
 // What verify does when a golden has no group for a device it runs: the CPU, and a device
 // named by --device, need one (bad input); a GPU that `--device all` found is reported NOT
 // VERIFIED (neither pass nor fail; exit 0) unless --require-all-devices.
