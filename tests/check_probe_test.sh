@@ -3,15 +3,46 @@
 # the probe records it, a restart gets --resume-args, and a broken resume names the missing
 # state by its finding id, at the first step after the restart, and names nothing else. The
 # correct script (MISTAKE none) holds every law and draws no finding.
-#   check_probe_test.sh TRAINPROOF_BIN PYTHON MISTAKE [FINDING_ID]
+#   check_probe_test.sh TRAINPROOF_BIN PYTHON MISTAKE[,MISTAKE...] [FINDING_ID[,FINDING_ID...]]
+# Several mistakes (joined by commas) are planted in one run, each start of the script costing
+# seconds: it must name exactly their findings. Mistakes that hide one another stay apart (a
+# missing data position is named only while every RNG agrees).
 # CHECK_KEEP: keep the runs there (the correct script's, whose uninterrupted trace the mistakes
 # then take as CHECK_REFERENCE: a resume mistake changes nothing before the first restart).
+# CHECK_RUN: a kept run of a group the mistake was planted in, already judged as a whole: this
+# test reads its own finding there (step, line, the first step after the restart) and starts nothing.
 set -uo pipefail
 bin=$1 py=$2 mistake=$3 want=${4:-}
 src=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
+# Each wanted finding printed BROKEN, at the step and line the probe saw it.
+named_at_its_line() {
+  local id=$1
+  grep -q "^BROKEN   \[$id\] exact resume" "$tmp/out.log" || fail "$id is not printed as BROKEN"
+  case $id in
+    non-atomic-checkpoint) grep -A1 "\[$id\]" "$tmp/out.log" | grep -q "(train.py:[0-9]*)" \
+                             || fail "$id names no line of train.py" ;;
+    *) grep -q "\[$id\] exact resume at step [0-9]* (train.py:[0-9]*)" "$tmp/out.log" \
+         || fail "$id names no step and line of train.py"
+       grep -A1 "\[$id\]" "$tmp/out.log" | grep -q "the first after restart" \
+         || fail "$id is not at the first step after a restart" ;;
+  esac
+}
+ids_of() {
+  "$py" -c 'import json, sys; print(" ".join(f["id"] for f in json.load(open(sys.argv[1]))["findings"]))' "$1" \
+    || fail "no JSON report with a findings list"
+}
+if [ -n "${CHECK_RUN:-}" ]; then  # planted with others: its group's run
+  cp "$CHECK_RUN/out.log" "$tmp/out.log" || fail "no kept run in $CHECK_RUN"
+  ids=$(ids_of "$CHECK_RUN/r.json")
+  [ "$(tr ' ' '\n' <<<"$ids" | grep -cx -- "$want")" -eq 1 ] || fail "findings '$ids', expected one $want"
+  named_at_its_line "$want"
+  echo "check probe $mistake (planted with others): ok"
+  echo "1 passed, 0 failed"
+  exit 0
+fi
 keep=${CHECK_KEEP:-$tmp/runs}
 rm -rf "$keep"
 args=(--kills 2)  # seed 3: kill 1 lands in the checkpoint write after step 15 (restart 1 resumes at step 11), kill 2 after step 18
@@ -20,8 +51,7 @@ args=(--kills 2)  # seed 3: kill 1 lands in the checkpoint write after step 15 (
 env -u PYTHONPATH "$bin" check "${args[@]}" --seed 3 --resume-args '--resume' --json "$tmp/r.json" --keep "$keep" \
   -- "$py" "$src/examples/python_plain/train.py" --out '{run_dir}' --mistake "$mistake" >"$tmp/out.log" 2>&1
 rc=$?
-ids=$("$py" -c 'import json, sys; print(" ".join(f["id"] for f in json.load(open(sys.argv[1]))["findings"]))' "$tmp/r.json") \
-  || fail "no JSON report with a findings list"
+ids=$(ids_of "$tmp/r.json")
 if [ -z "$want" ]; then
   [ "$rc" -eq 0 ] || fail "the correct script broke a law (exit $rc)"
   [ -z "$ids" ] || fail "the correct script drew findings: $ids"
@@ -29,16 +59,13 @@ if [ -z "$want" ]; then
   grep -q "restart 1 resumed at step [1-9]" "$tmp/out.log" || fail "no restart resumed past step 1"
 else
   [ "$rc" -eq 1 ] || fail "exit $rc with $mistake planted, expected 1"
-  [ "$ids" = "$want" ] || fail "findings '$ids', expected exactly '$want'"
-  grep -q "^BROKEN   \[$want\] exact resume" "$tmp/out.log" || fail "the finding is not printed as BROKEN"
-  case $want in
-    non-atomic-checkpoint) grep -A1 "\[$want\]" "$tmp/out.log" | grep -q "(train.py:[0-9]*)" \
-                             || fail "the finding names no line of train.py" ;;
-    *) grep -q "\[$want\] exact resume at step [0-9]* (train.py:[0-9]*)" "$tmp/out.log" \
-         || fail "the finding names no step and line of train.py"
-       grep -A1 "\[$want\]" "$tmp/out.log" | grep -q "the first after restart" \
-         || fail "the finding is not at the first step after a restart" ;;
-  esac
+  [ "$(tr ' ' '\n' <<<"$ids" | sort | tr '\n' ' ')" = "$(tr ',' '\n' <<<"$want" | sort | tr '\n' ' ')" ] \
+    || fail "findings '$ids', expected exactly one each of '$want'"
+  for id in ${want//,/ }; do named_at_its_line "$id"; done
+  if [ -n "${CHECK_GROUP_KEEP:-}" ]; then  # the run each mistake's own test reads (CHECK_RUN)
+    rm -rf "$CHECK_GROUP_KEEP" && mkdir -p "$CHECK_GROUP_KEEP" && cp "$tmp/r.json" "$tmp/out.log" "$CHECK_GROUP_KEEP/" \
+      || fail "cannot keep the run in $CHECK_GROUP_KEEP"
+  fi
 fi
 # Nothing the command started outlives the check.
 if pgrep -f "$src/examples/python_plain/train.py --out $tmp" >/dev/null; then fail "a process of the command outlived check"; fi
