@@ -16,15 +16,16 @@ case $case in
   workers) cmd=("$python" "$loop" --out '{run_dir}') ;;
   *) cmd=("$torchrun" --standalone --nproc-per-node 2 "$loop" --out '{run_dir}' --workers 0) ;;
 esac
-fault=""
-[ "$case" = control ] && fault=kill-misses-other-sessions
+fault="" watch=()
+# The control ends at its first survivor: the rest of its run tells nothing.
+[ "$case" = control ] && fault=kill-misses-other-sessions watch=(--stop-at-survivor)
 # CHECK_KEEP: keep the runs there (the torchrun case's uninterrupted trace is the control's
 # CHECK_REFERENCE: the control needs only its preempted run).
 keep=${CHECK_KEEP:-$tmp/keep}
 rm -rf "$keep"
 reference=()
 [ -n "${CHECK_REFERENCE:-}" ] && reference=(--reference "$CHECK_REFERENCE")
-TRAINPROOF_INJECT_FAULT=$fault "$python" "$here/process_tree_watch.py" "$keep" -- \
+TRAINPROOF_INJECT_FAULT=$fault "$python" "$here/process_tree_watch.py" "${watch[@]}" "$keep" -- \
   "$bin" check --kills 1 --runs 1 "${reference[@]}" --resume-args '--resume' --keep "$keep" -- "${cmd[@]}" \
   >"$tmp/out.log" 2>&1
 rc=$?

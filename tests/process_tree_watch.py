@@ -2,8 +2,10 @@
 below the command (its launcher was killed and it lives on, orphaned) in two polls running,
 or one alive a second after the command ended, is a survivor.
 
-usage: process_tree_watch.py MARKER -- CMD...
-Prints "survivors: N" (and each one's pid and command line), then exits with CMD's code."""
+usage: process_tree_watch.py [--stop-at-survivor] MARKER -- CMD...
+Prints "survivors: N" (and each one's pid and command line), then exits with CMD's code.
+--stop-at-survivor (a negative control, which needs one survivor, not the run's end): at the
+first survivor, every process holding MARKER and CMD are killed, and the exit code is 0."""
 import os
 import subprocess
 import sys
@@ -35,7 +37,8 @@ def below(pid, root, table):
     return False
 
 
-marker, cmd = sys.argv[1], sys.argv[sys.argv.index("--") + 1:]
+stop_at_survivor = sys.argv[1] == "--stop-at-survivor"
+marker, cmd = sys.argv[1 + stop_at_survivor], sys.argv[sys.argv.index("--") + 1:]
 child = subprocess.Popen(cmd)
 survivors, last_orphans = {}, set()
 while child.poll() is None:
@@ -46,6 +49,18 @@ while child.poll() is None:
     for p in orphans & last_orphans:
         survivors[p] = table[p][2]
     last_orphans = orphans
+    if survivors and stop_at_survivor:
+        for p, (pp, state, line) in processes().items():
+            if (marker in line or p == child.pid) and p != os.getpid():
+                try:
+                    os.kill(p, 9)
+                except OSError:
+                    pass  # gone already
+        child.wait()
+        print(f"survivors: {len(survivors)} (stopped at the first)")
+        for p, line in survivors.items():
+            print(f"  pid {p}: {line[:200]}")
+        sys.exit(0)
     time.sleep(0.1)
 time.sleep(1.0)
 for p, (pp, state, line) in processes().items():
