@@ -3,8 +3,11 @@
 series must be bitwise identical (same LibTorch kernels underneath, and the C++
 components follow PyTorch's Python arithmetic).
 usage: oracle_test.py TRAINPROOF_BIN SCENARIO[,SCENARIO...] [--expect-different] [--device cuda] [--reference-dir DIR]
+                      [--cpp-dir DIR]
 --reference-dir: the Python side's traces already written (scenarios.py --all DIR, one start
 of PyTorch for every scenario) instead of running the reference for this one.
+--cpp-dir: the C++ side's traces already written (`trainproof regen TWIN... --path-set native
+--golden DIR`, one start of the CLI for every scenario) instead of running the scenario here.
 With --expect-different (a negative control, run with TRAINPROOF_INJECT_FAULT set) the
 comparison must find a difference. With --device cuda both run on the GPU (the same
 PyTorch build underneath); without one the test exits 77, which CTest counts as skipped."""
@@ -23,7 +26,12 @@ if device == "cuda":
         print("skipped: CUDA not available")
         sys.exit(77)
 reference = pathlib.Path(__file__).resolve().parent.parent / "tools" / "reference" / "scenarios.py"
-reference_dir = sys.argv[sys.argv.index("--reference-dir") + 1] if "--reference-dir" in sys.argv[3:] else None
+def option(name):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv[3:] else None
+
+
+reference_dir, cpp_dir = option("--reference-dir"), option("--cpp-dir")
+
 
 def oracle(scenario, tmp):
     """Whether the Python and the C++ traces of one scenario agree (or, as a negative control, differ)."""
@@ -39,9 +47,14 @@ def oracle(scenario, tmp):
                        env=env_py)
     # One path (this machine as it is) is all the oracle compares; a negative control breaks
     # laws on purpose, which regen refuses unless forced.
-    subprocess.run([binary, "regen", scenario, "--device", device, "--path-set", "native", "--golden", tmp]
-                   + (["--force"] if expect_different else []), check=True, stdout=subprocess.DEVNULL)
-    r = subprocess.run([binary, "compare", str(py_h5), str(pathlib.Path(tmp) / f"{scenario}.h5"),
+    cpp_h5 = pathlib.Path(cpp_dir or tmp) / f"{scenario}.h5"
+    if not cpp_dir:
+        subprocess.run([binary, "regen", scenario, "--device", device, "--path-set", "native", "--golden", tmp]
+                       + (["--force"] if expect_different else []), check=True, stdout=subprocess.DEVNULL)
+    elif not cpp_h5.exists():
+        print(f"FAIL: {cpp_h5}: the C++ trace was not written (see OracleTest.cpp)")
+        return False
+    r = subprocess.run([binary, "compare", str(py_h5), str(cpp_h5),
                         "--device", device, "--tolerance", "exact"], capture_output=True, text=True)
     print(r.stdout, r.stderr)
     if expect_different:
