@@ -4,6 +4,7 @@
 # holds it; a change to the training code that moves the curve breaks it; a loop that breaks a
 # law is refused a golden; a missing or truncated golden is bad input (exit 2) naming the file.
 #   check_golden_test.sh TRAINPROOF_BIN -- LOOP_COMMAND...   (LOOP_COMMAND gets --run-dir {run_dir})
+# CHECK_GOLDEN_KEEP: a folder to keep the golden --regen wrote in, as loop.h5.
 set -uo pipefail
 bin=$1
 shift
@@ -17,6 +18,10 @@ golden=$tmp/golden/loop.h5
 
 expect 0 "--regen" --regen --golden "$golden" --markdown "$tmp/pr.md" --path-set aten-default
 [ -s "$golden" ] || fail "--regen wrote no golden"
+# CHECK_GOLDEN_KEEP: keep the golden there (the gate test's consumer starts from it).
+if [ -n "${CHECK_GOLDEN_KEEP:-}" ]; then
+  mkdir -p "$CHECK_GOLDEN_KEEP" && cp "$golden" "$CHECK_GOLDEN_KEEP/loop.h5" || fail "cannot keep the golden"
+fi
 says "loss  *new \(60 values, float64\)" "no per-series change report"
 grep -q '`loss`' "$tmp/pr.md" || fail "no Markdown change report"
 
