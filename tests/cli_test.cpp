@@ -208,21 +208,21 @@ TEST_F(CliTest, UnknownExecutionPathExitsTwo) {
 // regen refuses to freeze a broken law into a golden: the GradScaler that keeps its scale
 // after an inf step breaks amp_loop's invariant, and nothing is written.
 TEST_F(CliTest, RegenRefusesAScenarioWhoseInvariantBreaks) {
+  // (warmup_cosine with its LambdaLR off by one step: a scenario of a second, not amp_loop's four.)
   const fs::path fresh = dir_.path() / "fresh";
-  setenv("TRAINPROOF_INJECT_FAULT", "scaler-no-backoff", 1);
-  const Result r = trainproof("regen amp_loop --device cpu --path-set threads-1 --golden " + fresh.string());
+  setenv("TRAINPROOF_INJECT_FAULT", "lambda-off-by-one", 1);
+  const Result r = trainproof("regen warmup_cosine --device cpu --path-set threads-1 --golden " + fresh.string());
   EXPECT_EQ(r.code, 1) << r.output;
-  EXPECT_NE(r.output.find("REFUSED: invariant 'inf gradients: scale backs off by 0.5' is broken on path native"),
-            std::string::npos)
+  EXPECT_NE(r.output.find("REFUSED: invariant 'half the peak at step 550' is broken on path native"), std::string::npos)
       << r.output;
-  EXPECT_FALSE(fs::exists(fresh / "amp_loop.h5"));
+  EXPECT_FALSE(fs::exists(fresh / "warmup_cosine.h5"));
   // --force writes it, says so, and the golden records what was overridden.
-  const Result f = trainproof("regen amp_loop --device cpu --path-set native --force --golden " + fresh.string());
+  const Result f = trainproof("regen warmup_cosine --device cpu --path-set native --force --golden " + fresh.string());
   unsetenv("TRAINPROOF_INJECT_FAULT");
   EXPECT_EQ(f.code, 0) << f.output;
-  EXPECT_NE(f.output.find("FORCED (--force): invariant 'inf gradients"), std::string::npos) << f.output;
-  EXPECT_NE(f.output.find("WARNING: amp_loop on cpu: written with --force"), std::string::npos) << f.output;
-  const Result v = trainproof("verify amp_loop --device cpu --golden " + fresh.string());
+  EXPECT_NE(f.output.find("FORCED (--force): invariant 'half the peak"), std::string::npos) << f.output;
+  EXPECT_NE(f.output.find("WARNING: warmup_cosine on cpu: written with --force"), std::string::npos) << f.output;
+  const Result v = trainproof("verify warmup_cosine --device cpu --golden " + fresh.string());
   EXPECT_NE(v.output.find("was written with regen --force"), std::string::npos) << v.output;
 }
 

@@ -13,6 +13,7 @@
 
 #include "tests/support/bad_input.h"
 #include "tests/support/hdf5_patch.h"
+#include "tests/support/scoped_env.h"
 #include "trainproof/core/atomic_file.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/temp_dir.h"
@@ -353,6 +354,9 @@ namespace {
 // as bad input naming the file (the probe's time limit grows with the file's size; a flat
 // 60 s limit once let a corrupt 9 KB file make libhdf5 spin for a minute).
 TEST(GoldenStoreTest, EveryCorruptionEndsWithinTenSeconds) {
+  // A corruption that makes libhdf5 spin ends at the probe's limit: 1 s here, not 5 (two of the
+  // 200 spin), and the message gives the limit that ended it.
+  const testing::ScopedEnv limit("TRAINPROOF_GOLDEN_PROBE_SECONDS", "1");
   TempDir dir("corrupt");
   const fs::path original = "tests/data/golden_schema1/underflow.h5", bad = dir.path() / "bad.h5";
   std::ifstream in(original, std::ios::binary);
@@ -360,7 +364,7 @@ TEST(GoldenStoreTest, EveryCorruptionEndsWithinTenSeconds) {
   ASSERT_GT(bytes.size(), 1000u);
   uint64_t state = 0x9e3779b97f4a7c15ull;  // a fixed sequence: the same 200 corruptions every run
   auto next = [&] { return (state = state * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
-  size_t rejected = 0;
+  size_t rejected = 0, spun = 0;
   for (int trial = 0; trial < 200; ++trial) {
     std::string b = bytes;
     for (int k = 0; k < 4; ++k) b[next() % b.size()] = static_cast<char>(next() & 0xff);
@@ -369,12 +373,17 @@ TEST(GoldenStoreTest, EveryCorruptionEndsWithinTenSeconds) {
     const std::string m = bad_input_message(bad);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_LT(s, 10.0) << "trial " << trial << ": " << m;
+    if (m.find("took over") != std::string::npos) {
+      ++spun;
+      EXPECT_NE(m.find("took over 1 s"), std::string::npos) << m;
+    }
     if (m != "(no error)") {
       ++rejected;
       EXPECT_NE(m.find("bad.h5"), std::string::npos) << "trial " << trial << ": " << m;
     }
   }
   EXPECT_GT(rejected, 0u);
+  EXPECT_GT(spun, 0u) << "no corruption made libhdf5 spin: the probe's time limit went untried";
 }
 
 }  // namespace
