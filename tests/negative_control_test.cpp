@@ -1,6 +1,6 @@
 // Every invariant of every scenario can fail. Each scenario declares the mistakes its
 // invariants exist to catch (TRAINPROOF_SCENARIO_INFO's controls); here each mistake is made
-// on purpose (TRAINPROOF_INJECT_FAULT) and `trainproof verify` must exit 1 with every
+// on purpose (TRAINPROOF_INJECT_FAULT) and verify must exit 1 with every
 // invariant the control names BROKEN. A clean run must pass, and every invariant it
 // checks must be named by some control: an invariant without one is an untested check.
 //
@@ -14,8 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/run_cli.h"
+#include "tests/support/scoped_env.h"
 #include "tests/support/test_name.h"
 #include "trainproof/core/temp_dir.h"
+#include "trainproof/report/report.h"
+#include "trainproof/runner/runner.h"
 #include "trainproof/runner/scenario.h"
 
 namespace trainproof {
@@ -35,7 +38,28 @@ struct Verdicts {
   bool skipped = false;
 };
 
-Verdicts verify(const std::string& scenario, const std::string& device, const std::string& fault) {
+// `trainproof verify SCENARIO --device DEVICE` with FAULT made. A single-process scenario runs
+// in this process, through the verify the CLI calls and the exit code it returns (a start of
+// the CLI costs about 0.5 s, more than most scenarios; `trainproof verify` as a program is
+// cli_test's): the fault is read where it is made, at each call (core/fault.cpp), so a scoped
+// variable makes it. Data-parallel scenarios start rank processes of the CLI: run as the CLI.
+Verdicts verify_in_process(const std::string& scenario, const std::string& device, const std::string& fault) {
+  const testing::ScopedEnv made("TRAINPROOF_INJECT_FAULT", fault);
+  VerifyOptions o;
+  o.scenarios = {scenario};
+  o.device = device;
+  o.golden_dir = "golden";
+  const VerifyReport r = trainproof::verify(o);
+  Verdicts v{exit_code(r), "", {}};
+  for (const auto& e : r.entries) {
+    v.output += fmt::format("{} {} {}: {}\n", status_text(e.status), e.kind, e.name, e.detail);
+    if (e.kind == "invariant") v.invariants[e.name] = status_text(e.status);
+    if (e.status == Status::kSkipped) v.skipped = true;
+  }
+  return v;
+}
+
+Verdicts verify_with_cli(const std::string& scenario, const std::string& device, const std::string& fault) {
   TempDir dir("negative-control");
   const auto report = dir.path() / "report.json";
   const auto r = testing::run_cli("verify " + scenario + " --device " + device + " --json " + report.string(),
@@ -49,6 +73,12 @@ Verdicts verify(const std::string& scenario, const std::string& device, const st
     if (e.value("status", "") == "skipped") v.skipped = true;
   }
   return v;
+}
+
+Verdicts verify(const std::string& scenario, const std::string& device, const std::string& fault) {
+  for (const auto& d : scenarios(true))
+    if (d.name == scenario) return verify_with_cli(scenario, device, fault);
+  return verify_in_process(scenario, device, fault);
 }
 
 // An invariant is named by a control when the control's text is part of its name.
