@@ -19,6 +19,8 @@ esac
 fault="" watch=()
 # The control ends at its first survivor: the rest of its run tells nothing.
 [ "$case" = control ] && fault=kill-misses-other-sessions watch=(--stop-at-survivor)
+# --seed 10: the kill armed at step 11, so four checkpoint writes (steps 15-30) can take it, not
+# the default seed's three (step 18): once, on a loaded CI machine, start 1 outran all three.
 # CHECK_KEEP: keep the runs there (the torchrun case's uninterrupted trace is the control's
 # CHECK_REFERENCE: the control needs only its preempted run).
 keep=${CHECK_KEEP:-$tmp/keep}
@@ -26,7 +28,7 @@ rm -rf "$keep"
 reference=()
 [ -n "${CHECK_REFERENCE:-}" ] && reference=(--reference "$CHECK_REFERENCE")
 TRAINPROOF_INJECT_FAULT=$fault "$python" "$here/process_tree_watch.py" "${watch[@]}" "$keep" -- \
-  "$bin" check --kills 1 --runs 1 "${reference[@]}" --resume-args '--resume' --keep "$keep" -- "${cmd[@]}" \
+  "$bin" check --kills 1 --runs 1 --seed 10 "${reference[@]}" --resume-args '--resume' --keep "$keep" -- "${cmd[@]}" \
   >"$tmp/out.log" 2>&1
 rc=$?
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
