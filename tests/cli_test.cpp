@@ -205,10 +205,9 @@ TEST_F(CliTest, UnknownExecutionPathExitsTwo) {
   EXPECT_NE(r.output.find("unknown execution path 'no-such-path'"), std::string::npos) << r.output;
 }
 
-// regen refuses to freeze a broken law into a golden: the GradScaler that keeps its scale
-// after an inf step breaks amp_loop's invariant, and nothing is written.
+// regen refuses to freeze a broken law into a golden: a LambdaLR off by one step breaks
+// warmup_cosine's invariant (a scenario of a second), and nothing is written.
 TEST_F(CliTest, RegenRefusesAScenarioWhoseInvariantBreaks) {
-  // (warmup_cosine with its LambdaLR off by one step: a scenario of a second, not amp_loop's four.)
   const fs::path fresh = dir_.path() / "fresh";
   setenv("TRAINPROOF_INJECT_FAULT", "lambda-off-by-one", 1);
   const Result r = trainproof("regen warmup_cosine --device cpu --path-set threads-1 --golden " + fresh.string());

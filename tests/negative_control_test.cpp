@@ -76,9 +76,9 @@ Verdicts verify_with_cli(const std::string& scenario, const std::string& device,
 }
 
 Verdicts verify(const std::string& scenario, const std::string& device, const std::string& fault) {
-  for (const auto& d : scenarios(true))
-    if (d.name == scenario) return verify_with_cli(scenario, device, fault);
-  return verify_in_process(scenario, device, fault);
+  const ScenarioDef* d = Registry::instance().find(scenario);
+  return d && d->info.multi_process ? verify_with_cli(scenario, device, fault)
+                                    : verify_in_process(scenario, device, fault);
 }
 
 // An invariant is named by a control when the control's text is part of its name.

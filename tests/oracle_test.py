@@ -17,21 +17,23 @@ import subprocess
 import sys
 import tempfile
 
+
+
+def option(name):
+    """The value given after flag NAME, or None."""
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv[3:] else None
+
+
 binary, scenario = sys.argv[1], sys.argv[2]
 expect_different = "--expect-different" in sys.argv[3:]
-device = "cuda" if "--device" in sys.argv[3:] and sys.argv[sys.argv.index("--device") + 1] == "cuda" else "cpu"
+device = "cuda" if option("--device") == "cuda" else "cpu"
 if device == "cuda":
     import torch
     if not torch.cuda.is_available():
         print("skipped: CUDA not available")
         sys.exit(77)
 reference = pathlib.Path(__file__).resolve().parent.parent / "tools" / "reference" / "scenarios.py"
-def option(name):
-    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv[3:] else None
-
-
 reference_dir, cpp_dir = option("--reference-dir"), option("--cpp-dir")
-
 
 def oracle(scenario, tmp):
     """Whether the Python and the C++ traces of one scenario agree (or, as a negative control, differ)."""

@@ -40,7 +40,7 @@ def below(pid, root, table):
 stop_at_survivor = sys.argv[1] == "--stop-at-survivor"
 marker, cmd = sys.argv[1 + stop_at_survivor], sys.argv[sys.argv.index("--") + 1:]
 child = subprocess.Popen(cmd)
-survivors, last_orphans = {}, set()
+survivors, last_orphans, stopped = {}, set(), False
 while child.poll() is None:
     table = processes()
     orphans = {p for p, (pp, state, line) in table.items()
@@ -50,23 +50,24 @@ while child.poll() is None:
         survivors[p] = table[p][2]
     last_orphans = orphans
     if survivors and stop_at_survivor:
+        # The launcher first, so that it starts nothing after the listing; then what holds MARKER.
+        child.kill()
+        child.wait()
         for p, (pp, state, line) in processes().items():
-            if (marker in line or p == child.pid) and p != os.getpid():
+            if marker in line and p != os.getpid():
                 try:
                     os.kill(p, 9)
                 except OSError:
                     pass  # gone already
-        child.wait()
-        print(f"survivors: {len(survivors)} (stopped at the first)")
-        for p, line in survivors.items():
-            print(f"  pid {p}: {line[:200]}")
-        sys.exit(0)
+        stopped = True
+        break
     time.sleep(0.1)
-time.sleep(1.0)
-for p, (pp, state, line) in processes().items():
-    if marker in line and state not in "ZX" and p != os.getpid():
-        survivors[p] = line
-print(f"survivors: {len(survivors)}")
+if not stopped:
+    time.sleep(1.0)
+    for p, (pp, state, line) in processes().items():
+        if marker in line and state not in "ZX" and p != os.getpid():
+            survivors[p] = line
+print(f"survivors: {len(survivors)}" + (" (stopped at the first)" if stopped else ""))
 for p, line in survivors.items():
     print(f"  pid {p}: {line[:200]}")
-sys.exit(child.returncode)
+sys.exit(0 if stopped else child.returncode)

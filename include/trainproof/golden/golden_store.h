@@ -35,10 +35,9 @@ inline constexpr uint64_t kMaxSeriesLength = uint64_t{1} << 28;
 // under 30 MiB; a float32 series is read as float, then double). TRAINPROOF_GOLDEN_PROBE_SECONDS
 // replaces the 5 s (a positive number; the fuzz tests' hundreds of corrupt files take 1 s).
 inline double golden_probe_seconds(uint64_t bytes) {
-  double base = 5.0;
-  if (const char* env = std::getenv("TRAINPROOF_GOLDEN_PROBE_SECONDS"); env && std::strtod(env, nullptr) > 0)
-    base = std::strtod(env, nullptr);
-  return base + static_cast<double>(bytes) / 16e6;
+  const char* env = std::getenv("TRAINPROOF_GOLDEN_PROBE_SECONDS");
+  const double set = env ? std::strtod(env, nullptr) : 0.0;
+  return (set > 0 ? set : 5.0) + static_cast<double>(bytes) / 16e6;
 }
 inline uint64_t golden_probe_memory(uint64_t bytes) {
   return std::min<uint64_t>((uint64_t{256} << 20) + 8 * bytes, kMaxGoldenFileBytes * 4);
