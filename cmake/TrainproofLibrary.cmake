@@ -2,17 +2,17 @@
 # trainproof library is declared. Public headers come from include/ (installed); a source
 # may also include the project's internal headers by their path from the project root.
 # Every library's common settings: the project root as include root, C++20, the warnings,
-# and LibTorch's own fmt headers (its include folder shadows any system fmt; the core
-# compiles fmt's library part once, src/core/fmt.cpp). Each library builds as unity
+# and LibTorch's headers, its own fmt among them (its include folder shadows any system fmt;
+# the core compiles fmt's library part once, src/core/fmt.cpp), also for a program that links
+# only LibTorch's CPU half (TRAINPROOF_CPU_ONLY). Each library builds as unity
 # translation units (TRAINPROOF_UNITY_BUILD): a LibTorch source costs seconds of headers and
 # template instantiations before its own code, and batching pays them once per batch.
-list(GET TORCH_INCLUDE_DIRS 0 _torch_include)
 function(trainproof_library name export_name)
   add_library(trainproof_${name} STATIC ${ARGN})
   add_library(trainproof::${export_name} ALIAS trainproof_${name})
   target_include_directories(trainproof_${name} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
                              $<INSTALL_INTERFACE:include>)
-  target_include_directories(trainproof_${name} SYSTEM PUBLIC ${_torch_include})
+  target_include_directories(trainproof_${name} SYSTEM PUBLIC ${TORCH_INCLUDE_DIRS})
   target_compile_features(trainproof_${name} PUBLIC cxx_std_20)
   target_link_libraries(trainproof_${name} PRIVATE $<BUILD_INTERFACE:trainproof_warnings>)
   set_target_properties(trainproof_${name} PROPERTIES EXPORT_NAME ${export_name})

@@ -15,6 +15,7 @@
 #include "trainproof/core/data_dirs.h"
 #include "trainproof/runner/scenario.h"
 #include "trainproof/training/checkpoint.h"
+#include "trainproof/training/libtorch.h"
 #include "trainproof/training/tensors.h"
 
 namespace trainproof {
@@ -68,6 +69,7 @@ TRAINPROOF_SCENARIO(compile_speed, "torch.compile (AOTInductor in C++)") {
   };
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
+  load_whole_libtorch();  // the compiled model links libtorch.so
   torch::inductor::AOTIModelPackageLoader compiled(package.string());
   auto compiled_out = compiled.run({x})[0];
   sync();

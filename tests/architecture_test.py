@@ -34,7 +34,9 @@ LAYERS = {
     "trainproof_harness": 5,
     "trainproof_main": 5,
     "trainproof_scenarios": 6,
-    "trainproof": 7,
+    "trainproof_cpu": 7,
+    "trainproof_cuda": 7,
+    "trainproof": 8,  # the launcher: starts trainproof-cpu or trainproof-cuda
 }
 IGNORED = {"trainproof_warnings"}  # compile flags only, linked by every target
 BEGIN, END = "<!-- architecture:begin -->", "<!-- architecture:end -->"

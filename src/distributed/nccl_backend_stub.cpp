@@ -1,4 +1,5 @@
-// This build has no NCCL (see src/CMakeLists.txt): data-parallel ranks run on Gloo only.
+// This build has no NCCL (see src/CMakeLists.txt), or this is trainproof-cpu (the top
+// CMakeLists.txt): data-parallel ranks run on Gloo only.
 #include <fmt/format.h>
 
 #include "src/distributed/nccl_backend.h"
@@ -12,7 +13,13 @@
 namespace trainproof {
 
 std::string nccl_unavailable_reason() {
+#ifdef TRAINPROOF_CPU_PROGRAM
+  // trainproof-cpu, which the launcher starts where no GPU driver is found: no CUDA device,
+  // said as the NCCL backend of trainproof-cuda says it on such a machine.
+  return "NCCL ranks need a CUDA device, and this machine has none";
+#else
   return fmt::format("the NCCL backend is not compiled in ({}); the Gloo ranks run on CPU", TRAINPROOF_NCCL_MISSING);
+#endif
 }
 
 c10::intrusive_ptr<c10d::Backend> make_nccl_backend(const c10::intrusive_ptr<c10d::Store>&, int, int,
