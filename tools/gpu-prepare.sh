@@ -2,7 +2,8 @@
 # Companion of tools/gpu-run.sh, run on a machine WITH package registries (this project's
 # CI machine kind, Debian 12): gathers everything except PyTorch that building trainproof
 # needs on a GPU machine that has none, into DIR (default .gpu-deps, git-ignored):
-#   DIR/root/   Debian dev packages unpacked (GoogleTest, RapidCheck, CLI11, nlohmann-json)
+#   DIR/root/   Debian dev packages unpacked (GoogleTest, RapidCheck, CLI11, nlohmann-json, and the
+#               Gloo headers a PyTorch wheel may lack: its ProcessGroupGloo.hpp includes them)
 #   DIR/hdf5/   HDF5 headers and the shared library with its runtime closure (no system libc)
 #   DIR/wheels/ cmake and ninja wheels, used when the GPU machine lacks them
 set -euo pipefail
@@ -10,7 +11,7 @@ out=$(realpath -m "${1:-.gpu-deps}")
 rm -rf "$out"
 mkdir -p "$out/debs" "$out/root" "$out/hdf5/include" "$out/hdf5/lib" "$out/wheels"
 
-(cd "$out/debs" && apt-get download libgtest-dev librapidcheck-dev libcli11-dev nlohmann-json3-dev)
+(cd "$out/debs" && apt-get download libgtest-dev librapidcheck-dev libcli11-dev nlohmann-json3-dev libgloo-dev)
 for d in "$out"/debs/*.deb; do dpkg -x "$d" "$out/root"; done
 rm -rf "$out/debs" "$out/root/usr/share/doc"
 
