@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command timed, revisions side by side in one run: for each REV a fresh
 # clone is bootstrapped (ccache warm: that is not what is measured), then
-# `ctest --test-dir build -j 2` is timed; it prints per revision the wall time, the test count,
-# the negative controls, the label totals and the ten slowest tests.
+# `ctest --test-dir build -j 2 -LE nightly` is timed, and after it the nightly label (what
+# `.ci/run` adds); it prints per revision both wall times, the test count, the negative
+# controls (of both), the label totals and the ten slowest tests of the README's command.
 #   bench/test_time.sh [REV...]       default: HEAD
 #   bench/test_time.sh --build-dir DIR   time the suite of an existing build tree only
 set -uo pipefail
@@ -14,11 +15,14 @@ trap 'rm -rf "$out"' EXIT
 time_suite() {
   local build=$1 name=$2 log=$out/$2.log t0 t1
   t0=$(date +%s.%N)
-  ctest --test-dir "$build" -j 2 >"$log" 2>&1
+  ctest --test-dir "$build" -j 2 -LE nightly >"$log" 2>&1
   local rc=$?
   t1=$(date +%s.%N)
-  local wall
+  ctest --test-dir "$build" -j 2 -L nightly >"$log.nightly" 2>&1
+  local rc_nightly=$?
+  local wall wall_nightly
   wall=$(echo "$t1 - $t0" | bc)
+  wall_nightly=$(echo "$(date +%s.%N) - $t1" | bc)
   local total controls cases names
   total=$(ctest --test-dir "$build" -N | sed -n 's/^Total Tests: //p')
   # What is tested, whichever way it is registered: CTest's tests but the GoogleTest ones
@@ -32,6 +36,9 @@ time_suite() {
   controls=$(grep -ciE 'control|Fails?$|Sabotage|\.no-|non-atomic|unseeded|per-epoch|short-warmup|after-step|MultiProcess/|SingleProcess/' <<<"$names")
   printf '%s: wall %.0f s, exit %d, %s CTest tests; %s tests in all (GoogleTest cases counted one each; %s negative controls), %s\n' \
     "$name" "$wall" "$rc" "$total" "$cases" "$controls" "$(grep -E 'tests passed|tests failed' "$log" | tail -1)"
+  printf '    then the nightly label: wall %.0f s, exit %d, %s\n' "$wall_nightly" "$rc_nightly" \
+    "$(grep -E 'tests passed|tests failed|No tests were found' "$log.nightly" | tail -1)"
+  sed -n '/The following tests FAILED:/,/^$/p' "$log.nightly" | sed 's/^/    /'
   sed -n '/The following tests FAILED:/,/^$/p' "$log" | sed 's/^/    /'
   sed -n '/Label Time Summary:/,/^$/p' "$log" | sed 's/^/    /'
   echo "    ten slowest:"
