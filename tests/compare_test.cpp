@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "trainproof/core/compare.h"
+#include "trainproof/report/report.h"
 
 namespace trainproof {
 namespace {
@@ -112,5 +113,18 @@ TEST(CompareTest, WithinLastDigitAcceptsOnlyARoundingFlip) {
   EXPECT_FALSE(within_last_digit("loss 7.31956 ", "loss 7.319561"));                      // other format
 }
 
+// A verdict crosses a process boundary as its text (ddp-check's ranks): every status reads back
+// as itself, and a text that is none of them reads back as nothing, not as a pass.
+TEST(StatusTextTest, EveryStatusReadsBackAsItselfAndNothingElseReads) {
+  for (int i = 0; i <= static_cast<int>(Status::kAllowed); ++i) {
+    const auto s = static_cast<Status>(i);
+    ASSERT_EQ(status_from_text(status_text(s)), s) << status_text(s);
+  }
+  EXPECT_EQ(status_from_text("held"), std::nullopt);  // law_status_text's word for a pass is not a status
+  EXPECT_EQ(status_from_text("Pass"), std::nullopt);
+  EXPECT_EQ(status_from_text(""), std::nullopt);
+}
+
 }  // namespace
 }  // namespace trainproof
+

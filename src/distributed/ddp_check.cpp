@@ -137,12 +137,14 @@ void await_ranks(c10d::Store& store, const std::string& key, int world, std::chr
 ReportEntry law(std::string name, Status status, std::string detail = "") {
   return law_entry("ddp-check", "", std::move(name), status, std::move(detail));
 }
-// law_status_text() read back: a rank's verdict travels through the store as that text
-// (anything but held or skipped counts as broken).
-Status law_status_of(const std::string& text) {
-  for (const Status s : {Status::kPass, Status::kSkipped})
-    if (text == law_status_text(s)) return s;
-  return Status::kBroken;
+// A row of another rank's verdict, as it crossed the store: its kind, name and status exactly
+// (a row that cannot be read back is an ERROR row saying so, never a pass).
+ReportEntry row_of(const nlohmann::json& c) {
+  const auto status = status_from_text(c.value("verdict", ""));
+  ReportEntry row("ddp-check", "", c.value("kind", "invariant"), c.value("name", ""), status.value_or(Status::kError),
+                  c.value("tolerance", ""), c.value("detail", ""));
+  if (!status) row.detail = fmt::format("unreadable verdict '{}' from this rank: {}", c.value("verdict", ""), row.detail);
+  return row;
 }
 
 uint64_t bits(const torch::Tensor& t) {
@@ -296,8 +298,13 @@ DdpCheckReport ddp_check(const DdpCheckOptions& o) {
   // The ranks' verdicts travel through the store as the JSON --out combines.
   nlohmann::json verdict = {{"rank", e.rank}, {"local_rank", e.local_rank}, {"host", report.host}, {"checks", {}}};
   for (const auto& c : report.laws)
-    verdict["checks"].push_back(
-        {{"law", ddp_row_name(c)}, {"kind", c.kind}, {"status", ddp_row_status(c)}, {"detail", c.detail}});
+    verdict["checks"].push_back({{"law", ddp_row_name(c)},
+                                 {"kind", c.kind},
+                                 {"status", ddp_row_status(c)},
+                                 {"detail", c.detail},
+                                 {"name", c.name},
+                                 {"verdict", status_text(c.status)},
+                                 {"tolerance", c.tolerance}});
   set_text(*store, fmt::format("verdict/{}", e.rank), verdict.dump());
   if (e.rank != 0) return report;  // rank 0 gathers every rank's verdict and decides the exit code
 
@@ -314,8 +321,7 @@ DdpCheckReport ddp_check(const DdpCheckOptions& o) {
       }
     } else {
       for (const auto& c : v["checks"]) {
-        auto entry = law(c["law"].get<std::string>(), law_status_of(c["status"].get<std::string>()),
-                         c["detail"].get<std::string>());
+        auto entry = row_of(c);
         entry.device = device;
         ranks.entries.push_back(std::move(entry));
       }

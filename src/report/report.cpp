@@ -116,6 +116,12 @@ const char* status_text(Status s) {
   return "?";
 }
 
+std::optional<Status> status_from_text(const std::string& text) {
+  for (int i = 0; i <= static_cast<int>(Status::kAllowed); ++i)
+    if (text == status_text(static_cast<Status>(i))) return static_cast<Status>(i);
+  return std::nullopt;
+}
+
 const char* law_status_text(Status s) {
   return s == Status::kPass ? "held" : status_text(s);
 }

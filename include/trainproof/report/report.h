@@ -34,11 +34,14 @@ enum class Status {
   kSkipped,
   kNotVerified,
   kAdvice,
-  kAllowed
+  kAllowed  // the last (status_from_text reads back every status up to it)
 };
 // As the reports print it and the JSON holds it: "pass", "FAIL", ..., "BAD INPUT", "skipped", "NOT VERIFIED",
 // "advice", "allowed".
 const char* status_text(Status s);
+// status_text() read back (a verdict that crossed a process boundary as text); nullopt for any
+// other text.
+std::optional<Status> status_from_text(const std::string& text);
 // A law's status as check and ddp-check print it: "held" for pass, else status_text().
 const char* law_status_text(Status s);
 Status status_of(Verdict v);
