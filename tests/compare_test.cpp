@@ -127,4 +127,3 @@ TEST(StatusTextTest, EveryStatusReadsBackAsItselfAndNothingElseReads) {
 
 }  // namespace
 }  // namespace trainproof
-

@@ -143,7 +143,8 @@ ReportEntry row_of(const nlohmann::json& c) {
   const auto status = status_from_text(c.value("verdict", ""));
   ReportEntry row("ddp-check", "", c.value("kind", "invariant"), c.value("name", ""), status.value_or(Status::kError),
                   c.value("tolerance", ""), c.value("detail", ""));
-  if (!status) row.detail = fmt::format("unreadable verdict '{}' from this rank: {}", c.value("verdict", ""), row.detail);
+  if (!status)
+    row.detail = fmt::format("unreadable verdict '{}' from this rank: {}", c.value("verdict", ""), row.detail);
   return row;
 }
 
