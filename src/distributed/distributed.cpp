@@ -149,7 +149,7 @@ int ddp_worker_main(const WorkerOptions& options) {
     store = c10::make_intrusive<c10d::FileStore>(o.store, o.world);
   c10::intrusive_ptr<c10d::Backend> group;
   if (nccl) {
-    group = make_nccl_backend(store, o.rank, o.world, timeout);
+    make_nccl_backend(store, o.rank, o.world, timeout, group);
   } else {
     group = make_gloo_group(store, o.rank, o.world, timeout);
   }

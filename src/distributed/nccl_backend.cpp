@@ -18,8 +18,8 @@ std::string nccl_unavailable_reason() {
   return "";
 }
 
-c10::intrusive_ptr<c10d::Backend> make_nccl_backend(const c10::intrusive_ptr<c10d::Store>& store, int rank, int world,
-                                                    std::chrono::milliseconds timeout) {
+void make_nccl_backend(const c10::intrusive_ptr<c10d::Store>& store, int rank, int world,
+                       std::chrono::milliseconds timeout, c10::intrusive_ptr<c10d::Backend>& group) {
   if (const auto why = nccl_unavailable_reason(); !why.empty()) throw BadInput(why);
   const int gpus = static_cast<int>(torch::cuda::device_count());
   if (rank >= gpus)
@@ -28,7 +28,7 @@ c10::intrusive_ptr<c10d::Backend> make_nccl_backend(const c10::intrusive_ptr<c10
   c10::cuda::set_device(static_cast<c10::DeviceIndex>(rank));
   auto opts = c10d::ProcessGroupNCCL::Options::create();
   opts->timeout = timeout;
-  return c10::make_intrusive<c10d::ProcessGroupNCCL>(store, rank, world, opts);
+  group = c10::make_intrusive<c10d::ProcessGroupNCCL>(store, rank, world, opts);
 }
 
 }  // namespace trainproof

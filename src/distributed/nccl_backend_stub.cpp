@@ -4,7 +4,6 @@
 
 #include "src/distributed/nccl_backend.h"
 #include "trainproof/core/errors.h"
-#include "trainproof/distributed/distributed.h"
 
 #ifndef TRAINPROOF_NCCL_MISSING
 #define TRAINPROOF_NCCL_MISSING "this build has no NCCL"
@@ -22,8 +21,8 @@ std::string nccl_unavailable_reason() {
 #endif
 }
 
-c10::intrusive_ptr<c10d::Backend> make_nccl_backend(const c10::intrusive_ptr<c10d::Store>&, int, int,
-                                                    std::chrono::milliseconds) {
+void make_nccl_backend(const c10::intrusive_ptr<c10d::Store>&, int, int, std::chrono::milliseconds,
+                       c10::intrusive_ptr<c10d::Backend>&) {
   throw BadInput(nccl_unavailable_reason());
 }
 
