@@ -115,6 +115,60 @@ TEST(CompareTest, WithinLastDigitAcceptsOnlyARoundingFlip) {
 
 // A verdict crosses a process boundary as its text (ddp-check's ranks): every status reads back
 // as itself, and a text that is none of them reads back as nothing, not as a pass.
+// One hold of a trace to its golden for verify, check --golden and ddp-check: a row per series,
+// and whether the values lie beyond the exact tolerances, beyond the envelope, or neither.
+Trace golden_of(double cross_abs) {
+  Trace g;
+  g.series.push_back(f32("loss", {1.0, 0.5}));
+  g.series.back().cross = Tolerance::abs(cross_abs);
+  g.series.push_back(f32("lr", {0.1, 0.1}));
+  return g;
+}
+
+TEST(HoldToGoldenTest, AnEqualTraceHoldsAndIsBeyondNothing) {
+  const Trace g = golden_of(1e-3);
+  for (bool cross : {false, true}) {
+    const GoldenHold h = hold_to_golden("s", "cpu", g, g, cross);
+    ASSERT_EQ(h.rows.size(), 2u);
+    EXPECT_EQ(h.rows[0].kind, "series");
+    EXPECT_EQ(h.rows[0].cross_environment, cross);
+    EXPECT_EQ(h.failed, 0u);
+    EXPECT_TRUE(h.first_failure.empty());
+    EXPECT_FALSE(h.beyond_exact);
+    EXPECT_FALSE(h.beyond_envelope);
+  }
+}
+
+// Its negative controls: a value moved within the envelope fails only the exact tolerances (and
+// passes under cross ones); moved beyond it, both; a series the run lacks fails, named first.
+TEST(HoldToGoldenTest, AMovedValueIsBeyondExactThenBeyondTheEnvelope) {
+  const Trace g = golden_of(1e-3);
+  Trace near = g;
+  near.series[0].values[1] = 0.5005;
+  GoldenHold h = hold_to_golden("s", "cpu", g, near, /*cross=*/true);
+  EXPECT_EQ(h.failed, 0u);
+  EXPECT_TRUE(h.beyond_exact);
+  EXPECT_FALSE(h.beyond_envelope);
+  h = hold_to_golden("s", "cpu", g, near, /*cross=*/false);
+  EXPECT_EQ(h.failed, 1u);
+  EXPECT_EQ(h.rows[0].status, Status::kFail);
+  EXPECT_EQ(h.first_failure.rfind("'loss' FAIL: ", 0), 0u) << h.first_failure;
+  EXPECT_TRUE(h.beyond_exact);
+  EXPECT_FALSE(h.beyond_envelope);
+  Trace far = g;
+  far.series[0].values[1] = 0.6;
+  h = hold_to_golden("s", "cpu", g, far, /*cross=*/true);
+  EXPECT_EQ(h.failed, 1u);
+  EXPECT_TRUE(h.beyond_exact);
+  EXPECT_TRUE(h.beyond_envelope);
+  Trace without_lr = g;
+  without_lr.series.pop_back();
+  h = hold_to_golden("s", "cpu", g, without_lr, /*cross=*/false);
+  EXPECT_EQ(h.failed, 1u);
+  EXPECT_EQ(h.rows[1].status, Status::kMissing);
+  EXPECT_EQ(h.first_failure.rfind("'lr' ", 0), 0u) << h.first_failure;
+}
+
 TEST(StatusTextTest, EveryStatusReadsBackAsItselfAndNothingElseReads) {
   for (int i = 0; i <= static_cast<int>(Status::kAllowed); ++i) {
     const auto s = static_cast<Status>(i);

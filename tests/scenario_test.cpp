@@ -5,8 +5,12 @@
 
 #include <filesystem>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <gtest/gtest.h>
 
+#include "src/runner/trace_source.h"
 #include "tests/support/hdf5_patch.h"
 #include "trainproof/core/temp_dir.h"
 #include "trainproof/report/console.h"
@@ -239,6 +243,88 @@ TEST(RunnerTest, RegenDryRunReportsWhatWouldChangeAndWritesNothing) {
   EXPECT_EQ(changed, 1u);
   EXPECT_GT(unchanged, 0u);
   EXPECT_EQ(std::filesystem::last_write_time(file), before);
+}
+
+// ---- the pipeline: a golden drafted from every path's traces, whatever their source ----------
+
+// A path's run that recorded `trace` under "s" in the environment `fingerprint`.
+PathRun recorded_run(const std::string& path, Trace trace, const std::string& fingerprint = R"({"cpu":"here"})") {
+  PathRun r;
+  r.path.name = path;
+  r.recording = Recording{fingerprint, {{"s", ScenarioRecord{"ok", "", std::move(trace)}}}};
+  return r;
+}
+
+// Which paths' values of `loss` differed from the reference's, as the draft measured them.
+std::string differing(const GoldenDraft& d) {
+  const Series* s = d.trace.find("loss");
+  return s && s->provenance ? s->provenance->differing : "(not measured)";
+}
+
+Trace loss_trace(double last) {
+  Trace t;
+  t.add("loss", DType::kFloat64, {1.0, last}, Tolerance::exact());
+  return t;
+}
+
+GoldenDraftOptions draft_options() {
+  return {.scenario = "s",
+          .device = "cpu",
+          .safety_factor = 4,
+          .old = nullptr,
+          .previous = nullptr,
+          .problems = {},
+          .ceiling_hint = "",
+          .force = false};
+}
+
+TEST(PipelineTest, PathsThatAgreeDraftAGoldenWithoutProblems) {
+  const GoldenDraft d =
+      draft_across_paths("s", {recorded_run("native", loss_trace(0.5)), recorded_run("threads-1", loss_trace(0.5))},
+                         nullptr, draft_options());
+  EXPECT_TRUE(d.problems.empty()) << (d.problems.empty() ? "" : d.problems.front());
+  EXPECT_FALSE(d.refused);
+  EXPECT_EQ(differing(d), "");
+}
+
+// Its negative controls: each problem of a path's run refuses the golden, named with its path.
+TEST(PipelineTest, APathThatFailedDiffersOrBreaksAnInvariantRefusesTheGolden) {
+  PathRun failed;
+  failed.path.name = "avx2";
+  failed.error = "the recording process exited with 1";
+  PathRun skipped = recorded_run("threads-1", {});
+  skipped.recording->scenarios["s"] = ScenarioRecord{"skipped", "no GPU", {}};
+  Trace broken = loss_trace(0.5);
+  broken.invariants.push_back({"loss falls", false, "it rose"});
+  const GoldenDraft d =
+      draft_across_paths("s", {recorded_run("native", loss_trace(0.5)), failed, skipped, recorded_run("mkl", broken)},
+                         nullptr, draft_options());
+  ASSERT_EQ(d.problems.size(), 3u) << fmt::format("{}", fmt::join(d.problems, "\n"));
+  EXPECT_EQ(d.problems[0], "on path avx2 the recording process exited with 1");
+  EXPECT_EQ(d.problems[1], "on path threads-1 it was skipped: no GPU");
+  EXPECT_EQ(d.problems[2], "invariant 'loss falls' is broken on path mkl: it rose");
+  EXPECT_TRUE(d.refused);
+  EXPECT_FALSE(draft_across_paths("s", {recorded_run("native", loss_trace(0.5)), failed}, nullptr,
+                                  [] {
+                                    auto o = draft_options();
+                                    o.force = true;
+                                    return o;
+                                  }())
+                   .refused);
+}
+
+// A golden made in another environment joins the spread where its values still hold; one made
+// here does not (its values are this environment's, which the paths measure themselves).
+TEST(PipelineTest, AnOldGoldenFromAnotherMachineJoinsTheSpread) {
+  Trace before = loss_trace(0.5000001);
+  before.series[0].cross = Tolerance::rel(1e-3);
+  DeviceGolden old{R"({"cpu":"elsewhere"})", before, "[]", "", std::nullopt};
+  const std::vector<PathRun> runs{recorded_run("native", loss_trace(0.5))};
+  const GoldenDraft elsewhere = draft_across_paths("s", runs, &old, draft_options());
+  EXPECT_EQ(differing(elsewhere), "previous-golden");
+  old.fingerprint = R"({"cpu":"here"})";
+  const GoldenDraft here = draft_across_paths("s", runs, &old, draft_options());
+  EXPECT_EQ(differing(here), "");
 }
 
 }  // namespace

@@ -16,7 +16,6 @@
 
 #include "src/distributed/launch_store.h"
 #include "trainproof/core/atomic_file.h"
-#include "trainproof/core/compare.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/fault.h"
 #include "trainproof/distributed/distributed.h"
@@ -209,17 +208,15 @@ std::vector<ReportEntry> golden_series(const fs::path& golden, const Trace& obse
   const GoldenFile g = read_golden(golden);
   const auto cpu = g.devices.find("cpu");
   if (cpu == g.devices.end()) throw BadInput(fmt::format("{}: no /cpu group", golden.string()));
-  const Trace& want = cpu->second.trace;
-  std::vector<ReportEntry> rows;
-  for (const auto& s : observed.series) {
-    if (const Series* w = want.find(s.name))
-      rows.push_back(series_entry("ddp-check", "", compare_series(*w, s, /*cross_environment=*/true),
-                                  /*cross=*/true, want, observed));
-    else
-      rows.emplace_back("ddp-check", "", "series", s.name, Status::kSkipped, "",
+  Trace asked;  // the golden's series of this world size, in the order the ranks record them
+  for (const auto& s : observed.series)
+    if (const Series* w = cpu->second.trace.find(s.name)) asked.series.push_back(*w);
+  GoldenHold held = hold_to_golden("ddp-check", "", asked, observed, /*cross=*/true);
+  for (auto& row : held.rows)
+    if (row.status == Status::kNew)
+      row = ReportEntry("ddp-check", "", "series", row.name, Status::kSkipped, "",
                         fmt::format("{} has no series for world {}", golden.filename().string(), world));
-  }
-  return rows;
+  return held.rows;
 }
 
 // Exact resume under the launcher's own restart: an uninterrupted data-parallel run, then the

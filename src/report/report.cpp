@@ -3,6 +3,7 @@
 // each one asked for. The Markdown of regen and tolerances: markdown.cpp; the console: console.cpp.
 #include "trainproof/report/report.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -68,6 +69,23 @@ ReportEntry series_entry(const std::string& scenario, const std::string& dev, co
   e.first_divergence = c.first_divergence;
   e.cross_environment = cross;
   return e;
+}
+
+GoldenHold hold_to_golden(const std::string& scenario, const std::string& dev, const Trace& golden,
+                          const Trace& observed, bool cross) {
+  GoldenHold h;
+  const auto outside = [](const std::vector<SeriesComparison>& cs) {
+    return std::any_of(cs.begin(), cs.end(), [](const SeriesComparison& c) { return !c.passed(); });
+  };
+  const auto held = compare_traces(golden, observed, cross);
+  for (const auto& c : held) {
+    h.rows.push_back(series_entry(scenario, dev, c, cross, golden, observed));
+    if (c.passed()) continue;
+    if (h.failed++ == 0) h.first_failure = fmt::format("'{}' {}: {}", c.series, verdict_name(c.verdict), c.detail);
+  }
+  h.beyond_exact = cross ? outside(compare_traces(golden, observed, false)) : h.failed > 0;
+  h.beyond_envelope = cross ? h.failed > 0 : outside(compare_traces(golden, observed, true));
+  return h;
 }
 
 Tally tally(const std::vector<ReportEntry>& entries) {

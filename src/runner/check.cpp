@@ -17,6 +17,7 @@
 #include "src/runner/check_laws.h"
 #include "src/runner/check_runs.h"
 #include "src/runner/probe_findings.h"
+#include "src/runner/trace_source.h"
 #include "trainproof/core/band.h"
 #include "trainproof/core/compare.h"
 #include "trainproof/core/data_dirs.h"
@@ -124,23 +125,15 @@ Law golden_law(const Trace& observed, const DeviceGolden& golden, const CheckOpt
   const std::string name = fmt::format("the golden curve: within the tolerances of {}", o.golden.string());
   const auto diffs = fingerprint_diff(golden.fingerprint, current_fingerprint(c10::Device("cpu")));
   const bool cross = is_cross_environment(diffs);
-  size_t failed = 0, beyond_exact = 0;
-  std::string first;
-  for (const auto& c : compare_traces(golden.trace, observed, cross)) {
-    report.entries.push_back(series_entry("check", "golden", c, cross, golden.trace, observed));
-    if (c.passed()) continue;
-    if (failed++ == 0) first = fmt::format("'{}' {}: {}", c.series, verdict_name(c.verdict), c.detail);
-  }
-  if (cross)
-    for (const auto& c : compare_traces(golden.trace, observed, /*cross_environment=*/false))
-      beyond_exact += c.passed() ? 0 : 1;
-  else
-    beyond_exact = failed;
-  const std::string verdict = environment_verdict(diffs, beyond_exact > 0, cross && failed > 0);
+  GoldenHold held = hold_to_golden("check", "golden", golden.trace, observed, cross);
+  for (auto& row : held.rows) report.entries.push_back(std::move(row));
+  const std::string verdict = environment_verdict(diffs, held.beyond_exact, held.beyond_envelope);
   const std::string why = verdict.empty() ? "" : ". Verdict: " + verdict;
   const std::string where = cross ? "made on another machine: cross-machine tolerances" : "made on this machine";
-  if (failed)
-    return {name, false, fmt::format("{} series outside their tolerances ({}), first {}{}", failed, where, first, why)};
+  if (held.failed)
+    return {name, false,
+            fmt::format("{} series outside their tolerances ({}), first {}{}", held.failed, where, held.first_failure,
+                        why)};
   return {name, true, fmt::format("{} series within their tolerances ({}){}", golden.trace.series.size(), where, why)};
 }
 
@@ -171,56 +164,77 @@ void write_check_golden(const CheckOptions& o, std::vector<std::string> problems
   out.written = true;
 }
 
-// --regen: the command once more under each other execution path, the spread of every series
-// across them, and the golden written atomically with what changed. Refused (nothing written)
-// while a law is broken or a series moves beyond its ceiling, unless --force.
+// The command as a trace source: one start per execution path, in the path's environment,
+// recording the name "check"; a start that fails is that path's error.
+class CommandSource final : public TraceSource {
+ public:
+  CommandSource(const Launcher& launch, Progress& progress) : launch_(launch), progress_(progress) {}
+  std::vector<std::string> names() const override { return {kCheckName}; }
+  std::vector<PathRun> run(const std::vector<ExecPath>& paths) const override {
+    std::vector<PathRun> runs;
+    for (const auto& path : paths) {
+      progress_.run(fmt::format("execution path {} ({})", path.name, path.env_text()));
+      const Run r = launch_.make("path-" + path.name);
+      PathRun& out = runs.emplace_back(PathRun{path, 0, 0, r.log, std::nullopt, ""});
+      out.exit_code = launch_.finish(launch_.start(r, "start 1", path.child_env()), r);
+      if (out.exit_code != 0)
+        out.error = fmt::format("the command failed (exit {}); its output ends:\n{}", out.exit_code, tail_of(r.log));
+      else
+        out.recording = recorded(read_recorded_trace(r.trace));
+    }
+    return runs;
+  }
+  // What a start of the command recorded, as a path's recording.
+  static Recording recorded(const RecordedTrace& t) {
+    return {current_fingerprint(c10::Device("cpu")), {{kCheckName, {"ok", "", to_trace(t)}}}};
+  }
+  static constexpr const char* kCheckName = "check";
+
+ private:
+  const Launcher& launch_;
+  Progress& progress_;
+};
+
+// --regen: the command once more under each other execution path (the uninterrupted run is the
+// first path's), the spread of every series across them, and the golden written atomically with
+// what changed. Refused (nothing written) while a law is broken or a series moves beyond its
+// ceiling, unless --force.
 CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& straight, const std::vector<Law>& laws,
                               const CheckOptions& o, const std::vector<ExecPath>& paths, Progress& progress) {
-  Trace t = to_trace(straight);
   std::vector<std::string> problems = broken_laws(laws);
   // A broken law refuses the golden whatever the paths measure: they are not run (but with --force).
   const bool run_paths = problems.empty() || o.force;
   if (!run_paths && paths.size() > 1)
     progress.note(
         fmt::format("the {} other execution path(s) not run: a broken law refuses the golden", paths.size() - 1));
-  std::vector<std::pair<std::string, Trace>> others;
-  std::vector<ExecPath> measured{paths[0]};
-  for (size_t p = 1; run_paths && p < paths.size(); ++p) {
-    progress.run(fmt::format("execution path {} ({})", paths[p].name, paths[p].env_text()));
-    const Run r = launch.make("path-" + paths[p].name);
-    if (const int code = launch.finish(launch.start(r, "start 1", paths[p].child_env()), r); code != 0) {
-      problems.push_back(fmt::format("on path {} the command failed (exit {}); its output ends:\n{}", paths[p].name,
-                                     code, tail_of(r.log)));
-      continue;
-    }
-    others.emplace_back(paths[p].name, to_trace(read_recorded_trace(r.trace)));
-    measured.push_back(paths[p]);
-  }
-  const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
+  std::vector<PathRun> runs{{paths[0], 0, 0, {}, CommandSource::recorded(straight), ""}};
   if (o.ceiling)
-    for (auto& s : t.series) s.ceiling = *o.ceiling;
-  std::vector<std::pair<std::string, const Trace*>> spread;
-  for (const auto& [path, trace] : others) spread.emplace_back(path, &trace);
+    for (auto& s : runs[0].recording->scenarios.at(CommandSource::kCheckName).trace.series) s.ceiling = *o.ceiling;
+  if (run_paths)
+    for (auto& r : CommandSource(launch, progress).run({paths.begin() + 1, paths.end()})) runs.push_back(std::move(r));
+  std::vector<ExecPath> measured;
+  for (const auto& r : runs)
+    if (r.recording) measured.push_back(r.path);
+  const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
   const GoldenRead old = read_old_golden(o.golden);
-  const DeviceGolden* before = old.group(kCheckGroup);
-  GoldenDraft draft = draft_golden(std::move(t), spread,
-                                   {.scenario = "check",
-                                    .device = kCheckGroup,
-                                    .safety_factor = factor,
-                                    .old = before ? &before->trace : nullptr,
-                                    .previous = nullptr,
-                                    .problems = std::move(problems),
-                                    .ceiling_hint = " (--ceiling)",
-                                    .force = o.force});
+  GoldenDraft draft = draft_across_paths(CommandSource::kCheckName, runs, old.group(kCheckGroup),
+                                         {.scenario = "check",
+                                          .device = kCheckGroup,
+                                          .safety_factor = factor,
+                                          .old = nullptr,
+                                          .previous = nullptr,
+                                          .problems = std::move(problems),
+                                          .ceiling_hint = " (--ceiling)",
+                                          .force = o.force});
   if (!o.markdown.empty()) write_regen_markdown(o.markdown, draft.changes, draft.tolerances);
   CheckGoldenWrite out;
   out.path = o.golden.string();
   out.made_of = fmt::format("{} execution paths, safety factor {}", measured.size(), factor);
   out.changes = draft.changes;
   out.replaced = old.error;
-  write_check_golden(
-      o, std::move(draft.problems), kGoldenSchemaVersion,
-      {current_fingerprint(c10::Device("cpu")), std::move(draft.trace), paths_json(measured), "", std::nullopt}, out);
+  write_check_golden(o, std::move(draft.problems), kGoldenSchemaVersion,
+                     {runs[0].recording->fingerprint, std::move(draft.trace), paths_json(measured), "", std::nullopt},
+                     out);
   return out;
 }
 

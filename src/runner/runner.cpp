@@ -20,6 +20,7 @@
 #include "src/core/trace_json.h"
 #include "src/process/exec_paths.h"
 #include "src/process/path_matrix.h"
+#include "src/runner/trace_source.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/hash.h"
 #include "trainproof/core/temp_dir.h"
@@ -110,20 +111,18 @@ const DeviceGolden* golden_group(const GoldenRead& golden, const std::string& sc
   return g;
 }
 
-// Compares one observed run with its golden group under the golden's stored tolerances:
-// appends a row per series and invariant; returns whether all passed.
-bool check_run(const std::string& scenario, const std::string& label, const DeviceGolden& g, const Trace& observed,
-               bool cross, VerifyReport& report) {
-  bool ok = true;
-  for (const auto& c : compare_traces(g.trace, observed, cross)) {
-    ok = ok && c.passed();
-    report.entries.push_back(series_entry(scenario, label, c, cross, g.trace, observed));
-  }
+// Holds one observed run to its golden group (hold_to_golden) and its invariants: appends a row
+// per series and invariant; returns the hold, whose `failed` counts broken invariants too.
+GoldenHold check_run(const std::string& scenario, const std::string& label, const DeviceGolden& g,
+                     const Trace& observed, bool cross, VerifyReport& report) {
+  GoldenHold held = hold_to_golden(scenario, label, g.trace, observed, cross);
+  for (auto& row : held.rows) report.entries.push_back(std::move(row));
+  held.rows.clear();
   for (const auto& inv : observed.invariants) {
-    ok = ok && inv.held;
+    held.failed += inv.held ? 0 : 1;
     report.entries.push_back(law_entry(scenario, label, inv.name, law_held(inv.held), inv.detail));
   }
-  return ok;
+  return held;
 }
 
 // The document's printed lines, exactly, then the lines the scenario declares beyond them
@@ -196,8 +195,8 @@ VerifyReport verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>
                                           "process\n",
                                           names.size(), paths.size()));
   TempDir work("paths");
-  const auto runs =
-      names.empty() ? std::vector<PathRun>{} : run_paths(paths, names, "cpu", work.path(), o.jobs, o.progress);
+  const auto runs = names.empty() ? std::vector<PathRun>{}
+                                  : scenario_source(names, "cpu", work.path(), o.jobs, o.progress)->run(paths);
 
   // scenario -> groups of paths with bitwise identical results, in path order
   std::map<std::string, std::vector<std::pair<uint64_t, std::vector<std::string>>>> classes;
@@ -272,32 +271,30 @@ VerifyReport verify(const VerifyOptions& o) {
         if (report.entries.back().status == Status::kNotVerified) unverified[dev].push_back(def.name);
         continue;
       }
-      Trace observed;
-      try {
-        observed = run_scenario(def, c10::Device(dev));
-      } catch (const Skipped& s) {
-        report_progress(o.progress, fmt::format("skipped ({})\n", s.what()));
-        report.entries.emplace_back(def.name, dev, "run", "(all)", Status::kSkipped, "", s.what());
-        continue;
-      } catch (const std::exception& e) {
-        report_progress(o.progress, "ERROR\n");
-        report.entries.emplace_back(def.name, dev, "run", "(run)", Status::kError, "", e.what());
+      const Recording here = record_here({def}, c10::Device(dev), {});
+      const ScenarioRecord& rec = here.scenarios.at(def.name);
+      if (rec.status == "skipped") {
+        report_progress(o.progress, fmt::format("skipped ({})\n", rec.reason));
+        report.entries.emplace_back(def.name, dev, "run", "(all)", Status::kSkipped, "", rec.reason);
         continue;
       }
+      if (rec.status != "ok") {
+        report_progress(o.progress, "ERROR\n");
+        report.entries.emplace_back(def.name, dev, "run", "(run)", Status::kError, "", rec.reason);
+        continue;
+      }
+      const Trace& observed = rec.trace;
       if (!g->forced.empty())
         report.fingerprint_notes.push_back(
             fmt::format("  {}/{}: the golden was written with regen --force over: {}", def.name, dev, g->forced));
-      const auto diffs = fingerprint_diff(g->fingerprint, current_fingerprint(c10::Device(dev)));
+      const auto diffs = fingerprint_diff(g->fingerprint, here.fingerprint);
       for (const auto& d : diffs)
         report.fingerprint_notes.push_back(
             fmt::format("  {}/{}: {}: golden {} | here {}", def.name, dev, d.field, d.golden, d.current));
       const bool cross = o.force_cross || is_cross_environment(diffs);
-      bool ok = check_run(def.name, dev, *g, observed, cross, report);
-      const auto beyond = [&](bool envelope) {
-        const auto c = compare_traces(g->trace, observed, envelope);
-        return std::any_of(c.begin(), c.end(), [](const SeriesComparison& x) { return !x.passed(); });
-      };
-      if (const std::string v = environment_verdict(diffs, beyond(false), beyond(true)); !v.empty())
+      const GoldenHold held = check_run(def.name, dev, *g, observed, cross, report);
+      bool ok = held.failed == 0;
+      if (const std::string v = environment_verdict(diffs, held.beyond_exact, held.beyond_envelope); !v.empty())
         report.verdicts.push_back(fmt::format("{}/{}: {}", def.name, dev, v));
       if (dev == "cpu") {  // the documents printed their lines on a CPU
         check_printed_lines(def, dev, observed.output, cross, report);
@@ -344,50 +341,29 @@ RegenReport regen(const RegenOptions& o) {
     report_progress(o.progress, fmt::format("regen on {}: {} scenarios under {} execution paths\n", dev, names.size(),
                                             paths.size()));
     TempDir work("regen");
-    const auto runs = run_paths(paths, names, dev, work.path(), o.jobs, o.progress);
+    const auto runs = scenario_source(names, dev, work.path(), o.jobs, o.progress)->run(paths);
     for (const auto& run : runs)
       if (!run.recording)
         throw std::runtime_error(fmt::format("execution path {} could not record, so no spread can be measured: {}",
                                              run.path.name, run.error));
     for (const auto& def : defs) {
-      const ScenarioRecord& ref = runs[0].recording->scenarios.at(def.name);
       RegenScenario& rs = rd.scenarios.emplace_back();
       rs.scenario = def.name;
       rs.device = dev;
-      if (ref.status == "skipped") {
+      if (const ScenarioRecord& ref = runs[0].recording->scenarios.at(def.name); ref.status == "skipped") {
         rs.skipped = ref.reason;
         continue;
       }
-      std::vector<std::string> problems;
-      if (ref.status != "ok") problems.push_back(fmt::format("it failed to run: {}", ref.reason));
-      for (const auto& run : runs) {
-        const ScenarioRecord& rec = run.recording->scenarios.at(def.name);
-        if (rec.status != ref.status)
-          problems.push_back(fmt::format("on path {} it was {}: {}", run.path.name, rec.status, rec.reason));
-        for (const auto& inv : rec.trace.invariants)
-          if (!inv.held)
-            problems.push_back(fmt::format("invariant '{}' is broken on path {}{}", inv.name, run.path.name,
-                                           inv.detail.empty() ? "" : ": " + inv.detail));
-      }
       const GoldenRead& old_file = old.at(def.name);
-      const DeviceGolden* old_group = old_file.group(dev);
-      // A golden made on another machine is one more environment this machine cannot simulate:
-      // where this machine's values lie inside its envelope (the code did not change), its
-      // values join the spread, so the new envelope covers that machine as well as this one.
-      const bool other_machine =
-          old_group && is_cross_environment(fingerprint_diff(old_group->fingerprint, runs[0].recording->fingerprint));
-      std::vector<std::pair<std::string, const Trace*>> others;
-      for (size_t p = 1; p < runs.size(); ++p)
-        others.emplace_back(runs[p].path.name, &runs[p].recording->scenarios.at(def.name).trace);
-      GoldenDraft draft = draft_golden(ref.trace, others,
-                                       {.scenario = def.name,
-                                        .device = dev,
-                                        .safety_factor = factor,
-                                        .old = old_group ? &old_group->trace : nullptr,
-                                        .previous = other_machine ? &old_group->trace : nullptr,
-                                        .problems = std::move(problems),
-                                        .ceiling_hint = "",
-                                        .force = o.force});
+      GoldenDraft draft = draft_across_paths(def.name, runs, old_file.group(dev),
+                                             {.scenario = def.name,
+                                              .device = dev,
+                                              .safety_factor = factor,
+                                              .old = nullptr,
+                                              .previous = nullptr,
+                                              .problems = {},
+                                              .ceiling_hint = "",
+                                              .force = o.force});
       rs.problems = draft.problems;
       rs.changes = std::move(draft.changes);
       for (auto& row : draft.tolerances) report.tolerances.push_back(std::move(row));
@@ -424,24 +400,7 @@ int record(const std::vector<std::string>& scenarios, const std::string& device,
   const auto defs = resolve_scenarios(scenarios);
   const auto devices = resolve_devices(device);
   if (devices.size() != 1) throw BadInput("record: --device must name one device (cpu or cuda)");
-  const c10::Device dev(devices[0]);
-  Recording r;
-  for (const auto& def : defs) {
-    const auto t0 = Clock::now();
-    ScenarioRecord& rec = r.scenarios[def.name];
-    try {
-      rec.trace = run_scenario(def, dev);
-      rec.status = "ok";
-    } catch (const Skipped& s) {
-      rec.status = "skipped";
-      rec.reason = s.what();
-    } catch (const std::exception& e) {
-      rec.status = "error";
-      rec.reason = e.what();
-    }
-    report_progress(progress, fmt::format("{} on {}: {} ({:.2f} s)\n", def.name, devices[0], rec.status, since(t0)));
-  }
-  r.fingerprint = current_fingerprint(dev);  // after the runs: CUDA determinism flags are set by then
+  const Recording r = record_here(defs, c10::Device(devices[0]), progress);
   write_recording(out, r);
   return kExitOk;
 }

@@ -87,6 +87,21 @@ inline Status law_held(bool held) {
 ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross,
                          const Trace& golden, const Trace& observed);
 
+// A trace held to its golden's trace, the one way verify, check --golden and ddp-check hold one:
+// a series entry for each series of the golden, under the cross-environment tolerances where
+// `cross` (the golden was made elsewhere, or --cross). It also says whether the trace lies
+// beyond the golden's exact tolerances and beyond its cross-machine envelope, which together
+// with the fingerprint say what moved (runner/fingerprint.h, environment_verdict).
+struct GoldenHold {
+  std::vector<ReportEntry> rows;
+  size_t failed = 0;             // rows outside their tolerances
+  std::string first_failure;     // "'loss' FAIL: ..." of the first of them
+  bool beyond_exact = false;     // a series outside the golden's exact tolerances
+  bool beyond_envelope = false;  // a series outside its cross-machine envelope
+};
+GoldenHold hold_to_golden(const std::string& scenario, const std::string& dev, const Trace& golden,
+                          const Trace& observed, bool cross);
+
 // A difference or spread as reports print it: three significant digits ("0", "1.2e-07", "inf").
 std::string short_num(double v);
 

@@ -1,0 +1,57 @@
+// Where the pipeline's traces come from, and the functions that take them whatever their source.
+//
+// A trace source runs what it holds under each execution path it is given (process/exec_paths.h;
+// the first is this machine as it is) and returns, per path, what each of its names recorded
+// there, or why the path could not record (PathRun). Three kinds:
+//  - scenarios in this process (record_here): what `trainproof record`, verify and run do;
+//  - scenarios, each path one child of the CLI, `trainproof record`, which records them here in
+//    turn (scenario_source); a data-parallel scenario's ranks are started by it: verify --paths,
+//    regen;
+//  - a team's training command, one start per path in the path's environment, recording the name
+//    "check" (check.cpp's command source): check --regen.
+// Whatever the source, one function holds a trace to its golden (hold_to_golden, report.h: verify,
+// check --golden, ddp-check) and one drafts a golden from every path's traces (draft_across_paths:
+// regen, check --regen), with one refusal rule (refuses_golden, runner.h).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <c10/core/Device.h>
+
+#include "src/process/path_matrix.h"
+#include "trainproof/golden/golden_store.h"
+#include "trainproof/runner/runner.h"
+
+namespace trainproof {
+
+class TraceSource {
+ public:
+  virtual ~TraceSource() = default;
+  // What it records under each path: scenario names, or "check" for a command.
+  virtual std::vector<std::string> names() const = 0;
+  // One PathRun per path, in the paths' order.
+  virtual std::vector<PathRun> run(const std::vector<ExecPath>& paths) const = 0;
+};
+
+// Scenarios on `device`, each path a `record` child (`jobs` at a time, their files in `workdir`),
+// a line of progress per path.
+std::unique_ptr<TraceSource> scenario_source(std::vector<std::string> scenarios, std::string device,
+                                             std::filesystem::path workdir, int jobs, ProgressSink progress);
+
+// The scenarios run here, one after another, on `device`: each "ok" with its trace, "skipped"
+// (Skipped: it cannot run here) or "error" with the reason; a line of progress per scenario; the
+// fingerprint taken after the runs (CUDA's determinism flags are set by then).
+Recording record_here(const std::vector<ScenarioDef>& defs, c10::Device device, const ProgressSink& progress);
+
+// A golden group of `name` drafted from what every path recorded of it (draft_golden): runs[0]
+// is the reference and must have recorded. The problems of the runs join o.problems: it failed
+// to run, a path could not record, a path's status differs from the reference's, an invariant is
+// broken on a path. `old_group` is the group it replaces (o.old); where it was made in another
+// environment than runs[0]'s, its values also join the spread where they still hold (o.previous).
+GoldenDraft draft_across_paths(const std::string& name, const std::vector<PathRun>& runs, const DeviceGolden* old_group,
+                               GoldenDraftOptions o);
+
+}  // namespace trainproof
