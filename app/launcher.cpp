@@ -28,14 +28,15 @@ int main(int, char** argv) {
   std::error_code ec;
   const fs::path dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
   const char* chosen = std::getenv("TRAINPROOF_PROGRAM");
-  std::string program = chosen && *chosen ? chosen : (gpu_driver_present() ? "cuda" : "cpu");
+  const bool forced = chosen && *chosen;
+  const std::string program = forced ? chosen : (gpu_driver_present() ? "cuda" : "cpu");
   if (program != "cpu" && program != "cuda") {
     std::fprintf(stderr, "trainproof: TRAINPROOF_PROGRAM='%s': expected cpu or cuda\n", program.c_str());
     return 2;
   }
   fs::path path = dir / ("trainproof-" + program);
   // A LibTorch without CUDA builds trainproof-cpu alone.
-  if (program == "cuda" && !(chosen && *chosen) && !fs::exists(path)) path = dir / "trainproof-cpu";
+  if (program == "cuda" && !forced && !fs::exists(path)) path = dir / "trainproof-cpu";
   execv(path.c_str(), argv);
   std::fprintf(stderr, "trainproof: cannot start %s: %s\n", path.c_str(), std::strerror(errno));
   return 3;

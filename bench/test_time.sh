@@ -36,14 +36,14 @@ time_suite() {
   controls=$(grep -ciE 'control|Fails?$|Sabotage|\.no-|non-atomic|unseeded|per-epoch|short-warmup|after-step|MultiProcess/|SingleProcess/' <<<"$names")
   printf '%s: wall %.0f s, exit %d, %s CTest tests; %s tests in all (GoogleTest cases counted one each; %s negative controls), %s\n' \
     "$name" "$wall" "$rc" "$total" "$cases" "$controls" "$(grep -E 'tests passed|tests failed' "$log" | tail -1)"
-  printf '    then the nightly label: wall %.0f s, exit %d, %s\n' "$wall_nightly" "$rc_nightly" \
-    "$(grep -E 'tests passed|tests failed|No tests were found' "$log.nightly" | tail -1)"
-  sed -n '/The following tests FAILED:/,/^$/p' "$log.nightly" | sed 's/^/    /'
   sed -n '/The following tests FAILED:/,/^$/p' "$log" | sed 's/^/    /'
   sed -n '/Label Time Summary:/,/^$/p' "$log" | sed 's/^/    /'
   echo "    ten slowest:"
   grep -E '^ *[0-9]+/[0-9]+ Test +#' "$log" | sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/' |
     sort -rn | head -10 | awk '{printf "      %7.1f s  %s\n", $1, $2}'
+  printf '    then the nightly label: wall %.0f s, exit %d, %s\n' "$wall_nightly" "$rc_nightly" \
+    "$(grep -E 'tests passed|tests failed|No tests were found' "$log.nightly" | tail -1)"
+  sed -n '/The following tests FAILED:/,/^$/p' "$log.nightly" | sed 's/^/    /'
 }
 
 if [ "${1:-}" = --build-dir ]; then

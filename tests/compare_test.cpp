@@ -141,7 +141,7 @@ TEST(HoldToGoldenTest, AnEqualTraceHoldsAndIsBeyondNothing) {
 
 // Its negative controls: a value moved within the envelope fails only the exact tolerances (and
 // passes under cross ones); moved beyond it, both; a series the run lacks fails, named first.
-TEST(HoldToGoldenTest, AMovedValueIsBeyondExactThenBeyondTheEnvelope) {
+TEST(HoldToGoldenTest, AValueMovedBeyondExactThenBeyondTheEnvelopeFails) {
   const Trace g = golden_of(1e-3);
   Trace near = g;
   near.series[0].values[1] = 0.5005;

@@ -288,7 +288,7 @@ TEST(PipelineTest, PathsThatAgreeDraftAGoldenWithoutProblems) {
 }
 
 // Its negative controls: each problem of a path's run refuses the golden, named with its path.
-TEST(PipelineTest, APathThatFailedDiffersOrBreaksAnInvariantRefusesTheGolden) {
+TEST(PipelineTest, ADraftWithAFailedDifferingOrBrokenPathFails) {
   PathRun failed;
   failed.path.name = "avx2";
   failed.error = "the recording process exited with 1";
