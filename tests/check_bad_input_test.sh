@@ -21,6 +21,8 @@ expect() {  # expect "WHAT IT MUST SAY" ARGS...
 expect "command not found: $tmp/absent" -- "$tmp/absent"
 expect "not in PATH" -- trainproof-no-such-program
 expect "failed on its first uninterrupted run (exit 1)" -- false
+printf '#!/nonexistent/interpreter\n' >"$tmp/no-interpreter.sh" && chmod +x "$tmp/no-interpreter.sh"
+expect "$tmp/no-interpreter.sh: cannot be started: No such file or directory" -- "$tmp/no-interpreter.sh"
 expect "uninterrupted-1.trace: no trace (the command recorded nothing" -- true
 expect "uninterrupted-1.trace: record 1 is damaged" -- sh -c "printf 'TPTRACE 1\nnot a record\n{}\n' >\"\$TRAINPROOF_TRACE\""
 expect "the uninterrupted run holds no record" -- sh -c "printf 'TPTRACE 1\n' >\"\$TRAINPROOF_TRACE\""

@@ -454,8 +454,8 @@ namespace {
 
 // libhdf5 itself is not safe on hostile files: fuzzing found heap overflows inside
 // H5Aexists on a corrupted attribute message (tests/data/hostile/). So a file is first read
-// by trainproof-golden-probe, a small program of its own started with execve (no fork of
-// this multithreaded process runs libhdf5): a crash, hang or runaway allocation there
+// by trainproof-golden-probe, a small program of its own (spawn_program: no copy of this
+// multithreaded process runs libhdf5): a crash, hang or runaway allocation there
 // becomes BadInput naming the file, and only a file it read cleanly is read again here.
 std::filesystem::path golden_probe_executable() {
   namespace fs = std::filesystem;

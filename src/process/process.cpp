@@ -3,12 +3,14 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -77,17 +79,25 @@ pid_t spawn_program(const std::string& program, const std::vector<std::string>& 
     if (out >= 0) ::close(out);
     throw std::runtime_error("cannot open the child's log " + (out < 0 ? logs.out : logs.err).string());
   }
-  const pid_t pid = fork();
-  if (pid == 0) {   // async-signal-safe calls only from here on
-    setpgid(0, 0);  // its own process group: a kill reaches its children too (workers, launchers)
-    dup2(out, 1);
-    dup2(err, 2);
-    execve(argv[0], argv.data(), envp.data());
-    _exit(127);
-  }
+  // posix_spawn, not fork(): glibc starts the child with clone(CLONE_VFORK) and runs no
+  // pthread_atfork handler, which the libraries a CUDA build loads (NCCL, NVSHMEM, cuFile)
+  // register; the child sets its own process group (a kill reaches its children too: workers,
+  // launchers), redirects, and calls execve.
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out, 1);
+  posix_spawn_file_actions_adddup2(&actions, err, 2);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  pid_t pid = -1;
+  const int failed = posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&actions);
   ::close(out);
   if (err != out) ::close(err);
-  if (pid < 0) throw std::runtime_error("fork failed");
+  if (failed) throw BadInput(program + ": cannot be started: " + std::strerror(failed));
   return pid;
 }
 

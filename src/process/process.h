@@ -1,5 +1,5 @@
 // Child processes of the CLI (preemption trials, data-parallel ranks): started as this
-// CLI with their output in log files, polled, waited for and killed. One place for fork/exec.
+// CLI with their output in log files, polled, waited for and killed. One place for starting a process (posix_spawn).
 #pragma once
 
 #include <sys/types.h>
@@ -26,9 +26,10 @@ struct ChildLogs {
 };
 
 // Starts `program args...` with stdout and stderr in `logs` and `env` added to its environment
-// (an empty value removes that variable). argv and envp are built before fork(), and the
-// child only redirects and calls execve: nothing that could take a lock another thread held
-// at the fork. Returns its pid.
+// (an empty value removes that variable), in a process group of its own. Started with
+// posix_spawn: no fork handler of a loaded library runs, and the child only redirects and calls
+// execve. Returns its pid; a program that cannot be started (not executable, a missing
+// interpreter) is BadInput naming it and why.
 pid_t spawn_program(const std::string& program, const std::vector<std::string>& args, const ChildLogs& logs,
                     const std::vector<std::pair<std::string, std::string>>& env = {});
 // The same for this CLI: `<cli_executable()> args...`.
