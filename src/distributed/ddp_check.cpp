@@ -208,7 +208,7 @@ std::vector<ReportEntry> golden_series(const fs::path& golden, const Trace& obse
   const GoldenFile g = read_golden(golden);
   const auto cpu = g.devices.find("cpu");
   if (cpu == g.devices.end()) throw BadInput(fmt::format("{}: no /cpu group", golden.string()));
-  Trace asked;  // the golden's series of this world size, in the order the ranks record them
+  Trace asked;  // the golden's series of this world size (rows: these, then a skipped row for each other)
   for (const auto& s : observed.series)
     if (const Series* w = cpu->second.trace.find(s.name)) asked.series.push_back(*w);
   GoldenHold held = hold_to_golden("ddp-check", "", asked, observed, /*cross=*/true);

@@ -481,7 +481,12 @@ void probe_in_child(const std::filesystem::path& path) {
   const double limit = probe_limit_s(path);
   TempDir dir("probe");
   const auto reply_file = dir.path() / "reply", err_file = dir.path() / "stderr";
-  const pid_t pid = spawn_program(golden_probe_executable().string(), {path.string()}, {reply_file, err_file});
+  pid_t pid = -1;
+  try {  // the probe is our program: not starting it says nothing of the golden
+    pid = spawn_program(golden_probe_executable().string(), {path.string()}, {reply_file, err_file});
+  } catch (const BadInput& e) {
+    throw std::runtime_error(e.what());
+  }
   const std::optional<int> code = wait_exit_within(pid, limit);
   if (!code) w.fail(fmt::format("reading it took over {:.0f} s (corrupt or hostile HDF5)", limit));
   std::ifstream in(reply_file, std::ios::binary);

@@ -1,6 +1,7 @@
 // Child processes of the CLI (see process.h).
 #include "src/process/process.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -16,6 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
+#include <system_error>
 #include <thread>
 
 #include "trainproof/core/errors.h"
@@ -97,7 +99,13 @@ pid_t spawn_program(const std::string& program, const std::vector<std::string>& 
   posix_spawn_file_actions_destroy(&actions);
   ::close(out);
   if (err != out) ::close(err);
-  if (failed) throw BadInput(program + ": cannot be started: " + std::strerror(failed));
+  if (!failed) return pid;
+  // The program itself cannot run (absent, not executable, a missing interpreter): bad input.
+  // Anything else (no processes or memory left) is this machine's trouble, not the input's.
+  const std::string why = program + ": cannot be started: " + std::strerror(failed);
+  if (failed == ENOENT || failed == EACCES || failed == ENOEXEC || failed == ENOTDIR || failed == ELOOP)
+    throw BadInput(why);
+  throw std::system_error(failed, std::generic_category(), why);
   return pid;
 }
 

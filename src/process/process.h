@@ -28,8 +28,9 @@ struct ChildLogs {
 // Starts `program args...` with stdout and stderr in `logs` and `env` added to its environment
 // (an empty value removes that variable), in a process group of its own. Started with
 // posix_spawn: no fork handler of a loaded library runs, and the child only redirects and calls
-// execve. Returns its pid; a program that cannot be started (not executable, a missing
-// interpreter) is BadInput naming it and why.
+// execve. Returns its pid. A program that cannot run (absent, not executable, a missing
+// interpreter) is BadInput naming it and why; any other failure to start (no processes or
+// memory left) is a std::system_error.
 pid_t spawn_program(const std::string& program, const std::vector<std::string>& args, const ChildLogs& logs,
                     const std::vector<std::pair<std::string, std::string>>& env = {});
 // The same for this CLI: `<cli_executable()> args...`.

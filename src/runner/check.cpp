@@ -169,7 +169,6 @@ void write_check_golden(const CheckOptions& o, std::vector<std::string> problems
 class CommandSource final : public TraceSource {
  public:
   CommandSource(const Launcher& launch, Progress& progress) : launch_(launch), progress_(progress) {}
-  std::vector<std::string> names() const override { return {kCheckName}; }
   std::vector<PathRun> run(const std::vector<ExecPath>& paths) const override {
     std::vector<PathRun> runs;
     for (const auto& path : paths) {

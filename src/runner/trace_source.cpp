@@ -22,7 +22,6 @@ class ScenarioSource final : public TraceSource {
         workdir_(std::move(workdir)),
         jobs_(jobs),
         progress_(std::move(progress)) {}
-  std::vector<std::string> names() const override { return scenarios_; }
   std::vector<PathRun> run(const std::vector<ExecPath>& paths) const override {
     return run_paths(paths, scenarios_, device_, workdir_, jobs_, progress_);
   }

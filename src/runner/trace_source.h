@@ -1,17 +1,20 @@
 // Where the pipeline's traces come from, and the functions that take them whatever their source.
 //
 // A trace source runs what it holds under each execution path it is given (process/exec_paths.h;
-// the first is this machine as it is) and returns, per path, what each of its names recorded
-// there, or why the path could not record (PathRun). Three kinds:
-//  - scenarios in this process (record_here): what `trainproof record`, verify and run do;
-//  - scenarios, each path one child of the CLI, `trainproof record`, which records them here in
-//    turn (scenario_source); a data-parallel scenario's ranks are started by it: verify --paths,
-//    regen;
+// the first is this machine as it is) and returns, per path, what each name it holds recorded
+// there, or why the path could not record (PathRun). Two kinds run under paths:
+//  - scenarios, each path one child of the CLI, `trainproof record` (scenario_source): verify
+//    --paths, regen; a data-parallel scenario's ranks are started by it;
 //  - a team's training command, one start per path in the path's environment, recording the name
-//    "check" (check.cpp's command source): check --regen.
-// Whatever the source, one function holds a trace to its golden (hold_to_golden, report.h: verify,
-// check --golden, ddp-check) and one drafts a golden from every path's traces (draft_across_paths:
-// regen, check --regen), with one refusal rule (refuses_golden, runner.h).
+//    "check" (check.cpp's CommandSource): check --regen, whose first path is the uninterrupted
+//    run check has made already.
+// The third runs in this process as it is: record_here() records scenarios the way a `record`
+// child does (`record` itself, and verify without --paths, which holds each as it comes).
+// Whatever the source, one function holds a trace to its golden (hold_to_golden, report.h:
+// verify, check --golden, ddp-check) and one drafts a golden from every path's traces
+// (draft_across_paths: regen, check --regen), with one refusal rule (refuses_golden, runner.h).
+// check's band lane holds and makes band goldens with band.h's statistics instead, and compare
+// holds one golden file to another under the policy the user names.
 #pragma once
 
 #include <filesystem>
@@ -30,8 +33,6 @@ namespace trainproof {
 class TraceSource {
  public:
   virtual ~TraceSource() = default;
-  // What it records under each path: scenario names, or "check" for a command.
-  virtual std::vector<std::string> names() const = 0;
   // One PathRun per path, in the paths' order.
   virtual std::vector<PathRun> run(const std::vector<ExecPath>& paths) const = 0;
 };
@@ -49,8 +50,9 @@ Recording record_here(const std::vector<ScenarioDef>& defs, c10::Device device, 
 // A golden group of `name` drafted from what every path recorded of it (draft_golden): runs[0]
 // is the reference and must have recorded. The problems of the runs join o.problems: it failed
 // to run, a path could not record, a path's status differs from the reference's, an invariant is
-// broken on a path. `old_group` is the group it replaces (o.old); where it was made in another
-// environment than runs[0]'s, its values also join the spread where they still hold (o.previous).
+// broken on a path. `old_group` is the group it replaces; where it was made in another
+// environment than runs[0]'s, its values also join the spread where they still hold (this sets
+// o.old and o.previous from it).
 GoldenDraft draft_across_paths(const std::string& name, const std::vector<PathRun>& runs, const DeviceGolden* old_group,
                                GoldenDraftOptions o);
 
