@@ -106,7 +106,6 @@ pid_t spawn_program(const std::string& program, const std::vector<std::string>& 
   if (failed == ENOENT || failed == EACCES || failed == ENOEXEC || failed == ENOTDIR || failed == ELOOP)
     throw BadInput(why);
   throw std::system_error(failed, std::generic_category(), why);
-  return pid;
 }
 
 int wait_exit(pid_t pid) {

@@ -164,35 +164,31 @@ void write_check_golden(const CheckOptions& o, std::vector<std::string> problems
   out.written = true;
 }
 
-// The command as a trace source: one start per execution path, in the path's environment,
-// recording the name "check"; a start that fails is that path's error.
-class CommandSource final : public TraceSource {
- public:
-  CommandSource(const Launcher& launch, Progress& progress) : launch_(launch), progress_(progress) {}
-  std::vector<PathRun> run(const std::vector<ExecPath>& paths) const override {
-    std::vector<PathRun> runs;
-    for (const auto& path : paths) {
-      progress_.run(fmt::format("execution path {} ({})", path.name, path.env_text()));
-      const Run r = launch_.make("path-" + path.name);
-      PathRun& out = runs.emplace_back(PathRun{path, 0, 0, r.log, std::nullopt, ""});
-      out.exit_code = launch_.finish(launch_.start(r, "start 1", path.child_env()), r);
-      if (out.exit_code != 0)
-        out.error = fmt::format("the command failed (exit {}); its output ends:\n{}", out.exit_code, tail_of(r.log));
-      else
-        out.recording = recorded(read_recorded_trace(r.trace));
-    }
-    return runs;
-  }
-  // What a start of the command recorded, as a path's recording.
-  static Recording recorded(const RecordedTrace& t) {
-    return {current_fingerprint(c10::Device("cpu")), {{kCheckName, {"ok", "", to_trace(t)}}}};
-  }
-  static constexpr const char* kCheckName = "check";
+// The name a command's trace is recorded under, as a path's recording.
+constexpr const char* kCommandName = "check";
 
- private:
-  const Launcher& launch_;
-  Progress& progress_;
-};
+// What a start of the command recorded, as a path's recording in the environment `fingerprint`.
+Recording command_recording(const RecordedTrace& t, const std::string& fingerprint) {
+  return {fingerprint, {{kCommandName, {"ok", "", to_trace(t)}}}};
+}
+
+// The command as a source of traces: one start per execution path, in the path's environment
+// (trace_source.h); a start that fails is that path's error.
+std::vector<PathRun> command_runs(const Launcher& launch, const std::vector<ExecPath>& paths,
+                                  const std::string& fingerprint, Progress& progress) {
+  std::vector<PathRun> runs;
+  for (const auto& path : paths) {
+    progress.run(fmt::format("execution path {} ({})", path.name, path.env_text()));
+    const Run r = launch.make("path-" + path.name);
+    PathRun& out = runs.emplace_back(PathRun{path, 0, 0, r.log, std::nullopt, ""});
+    out.exit_code = launch.finish(launch.start(r, "start 1", path.child_env()), r);
+    if (out.exit_code != 0)
+      out.error = fmt::format("the command failed (exit {}); its output ends:\n{}", out.exit_code, tail_of(r.log));
+    else
+      out.recording = command_recording(read_recorded_trace(r.trace), fingerprint);
+  }
+  return runs;
+}
 
 // --regen: the command once more under each other execution path (the uninterrupted run is the
 // first path's), the spread of every series across them, and the golden written atomically with
@@ -206,17 +202,19 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
   if (!run_paths && paths.size() > 1)
     progress.note(
         fmt::format("the {} other execution path(s) not run: a broken law refuses the golden", paths.size() - 1));
-  std::vector<PathRun> runs{{paths[0], 0, 0, {}, CommandSource::recorded(straight), ""}};
+  const std::string fingerprint = current_fingerprint(c10::Device("cpu"));
+  std::vector<PathRun> runs{{paths[0], 0, 0, {}, command_recording(straight, fingerprint), ""}};
   if (o.ceiling)
-    for (auto& s : runs[0].recording->scenarios.at(CommandSource::kCheckName).trace.series) s.ceiling = *o.ceiling;
+    for (auto& s : runs[0].recording->scenarios.at(kCommandName).trace.series) s.ceiling = *o.ceiling;
   if (run_paths)
-    for (auto& r : CommandSource(launch, progress).run({paths.begin() + 1, paths.end()})) runs.push_back(std::move(r));
+    for (auto& r : command_runs(launch, {paths.begin() + 1, paths.end()}, fingerprint, progress))
+      runs.push_back(std::move(r));
   std::vector<ExecPath> measured;
   for (const auto& r : runs)
     if (r.recording) measured.push_back(r.path);
   const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
   const GoldenRead old = read_old_golden(o.golden);
-  GoldenDraft draft = draft_across_paths(CommandSource::kCheckName, runs, old.group(kCheckGroup),
+  GoldenDraft draft = draft_across_paths(kCommandName, runs, old.group(kCheckGroup),
                                          {.scenario = "check",
                                           .device = kCheckGroup,
                                           .safety_factor = factor,
@@ -232,8 +230,7 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
   out.changes = draft.changes;
   out.replaced = old.error;
   write_check_golden(o, std::move(draft.problems), kGoldenSchemaVersion,
-                     {runs[0].recording->fingerprint, std::move(draft.trace), paths_json(measured), "", std::nullopt},
-                     out);
+                     {fingerprint, std::move(draft.trace), paths_json(measured), "", std::nullopt}, out);
   return out;
 }
 

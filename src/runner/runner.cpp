@@ -195,8 +195,8 @@ VerifyReport verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>
                                           "process\n",
                                           names.size(), paths.size()));
   TempDir work("paths");
-  const auto runs = names.empty() ? std::vector<PathRun>{}
-                                  : scenario_source(names, "cpu", work.path(), o.jobs, o.progress)->run(paths);
+  const auto runs =
+      names.empty() ? std::vector<PathRun>{} : run_paths(paths, names, "cpu", work.path(), o.jobs, o.progress);
 
   // scenario -> groups of paths with bitwise identical results, in path order
   std::map<std::string, std::vector<std::pair<uint64_t, std::vector<std::string>>>> classes;
@@ -341,7 +341,7 @@ RegenReport regen(const RegenOptions& o) {
     report_progress(o.progress, fmt::format("regen on {}: {} scenarios under {} execution paths\n", dev, names.size(),
                                             paths.size()));
     TempDir work("regen");
-    const auto runs = scenario_source(names, dev, work.path(), o.jobs, o.progress)->run(paths);
+    const auto runs = run_paths(paths, names, dev, work.path(), o.jobs, o.progress);
     for (const auto& run : runs)
       if (!run.recording)
         throw std::runtime_error(fmt::format("execution path {} could not record, so no spread can be measured: {}",

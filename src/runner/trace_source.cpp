@@ -1,4 +1,4 @@
-// The scenarios as trace sources, and a golden drafted from every path's traces (trace_source.h).
+// Scenarios recorded in this process, and a golden drafted from every path's traces (trace_source.h).
 #include "src/runner/trace_source.h"
 
 #include <chrono>
@@ -8,39 +8,6 @@
 #include "trainproof/runner/fingerprint.h"
 
 namespace trainproof {
-
-namespace fs = std::filesystem;
-
-namespace {
-
-class ScenarioSource final : public TraceSource {
- public:
-  ScenarioSource(std::vector<std::string> scenarios, std::string device, fs::path workdir, int jobs,
-                 ProgressSink progress)
-      : scenarios_(std::move(scenarios)),
-        device_(std::move(device)),
-        workdir_(std::move(workdir)),
-        jobs_(jobs),
-        progress_(std::move(progress)) {}
-  std::vector<PathRun> run(const std::vector<ExecPath>& paths) const override {
-    return run_paths(paths, scenarios_, device_, workdir_, jobs_, progress_);
-  }
-
- private:
-  std::vector<std::string> scenarios_;
-  std::string device_;
-  fs::path workdir_;
-  int jobs_;
-  ProgressSink progress_;
-};
-
-}  // namespace
-
-std::unique_ptr<TraceSource> scenario_source(std::vector<std::string> scenarios, std::string device, fs::path workdir,
-                                             int jobs, ProgressSink progress) {
-  return std::make_unique<ScenarioSource>(std::move(scenarios), std::move(device), std::move(workdir), jobs,
-                                          std::move(progress));
-}
 
 Recording record_here(const std::vector<ScenarioDef>& defs, c10::Device device, const ProgressSink& progress) {
   Recording r;

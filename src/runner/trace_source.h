@@ -1,12 +1,12 @@
 // Where the pipeline's traces come from, and the functions that take them whatever their source.
 //
-// A trace source runs what it holds under each execution path it is given (process/exec_paths.h;
-// the first is this machine as it is) and returns, per path, what each name it holds recorded
-// there, or why the path could not record (PathRun). Two kinds run under paths:
-//  - scenarios, each path one child of the CLI, `trainproof record` (scenario_source): verify
-//    --paths, regen; a data-parallel scenario's ranks are started by it;
+// Every source of traces under the execution paths (process/exec_paths.h; the first is this
+// machine as it is) returns the same thing: per path, what each name recorded there, or why the
+// path could not record (PathRun). Two run under paths:
+//  - scenarios, each path one child of the CLI, `trainproof record` (run_paths, path_matrix.h):
+//    verify --paths, regen; a data-parallel scenario's ranks are started by it;
 //  - a team's training command, one start per path in the path's environment, recording the name
-//    "check" (check.cpp's CommandSource): check --regen, whose first path is the uninterrupted
+//    "check" (check.cpp's command_runs): check --regen, whose first path is the uninterrupted
 //    run check has made already.
 // The third runs in this process as it is: record_here() records scenarios the way a `record`
 // child does (`record` itself, and verify without --paths, which holds each as it comes).
@@ -17,8 +17,6 @@
 // holds one golden file to another under the policy the user names.
 #pragma once
 
-#include <filesystem>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,18 +27,6 @@
 #include "trainproof/runner/runner.h"
 
 namespace trainproof {
-
-class TraceSource {
- public:
-  virtual ~TraceSource() = default;
-  // One PathRun per path, in the paths' order.
-  virtual std::vector<PathRun> run(const std::vector<ExecPath>& paths) const = 0;
-};
-
-// Scenarios on `device`, each path a `record` child (`jobs` at a time, their files in `workdir`),
-// a line of progress per path.
-std::unique_ptr<TraceSource> scenario_source(std::vector<std::string> scenarios, std::string device,
-                                             std::filesystem::path workdir, int jobs, ProgressSink progress);
 
 // The scenarios run here, one after another, on `device`: each "ok" with its trace, "skipped"
 // (Skipped: it cannot run here) or "error" with the reason; a line of progress per scenario; the
