@@ -86,7 +86,9 @@ CliCommand check_command() {
                              "Holding a band golden: its width in spreads (default from its number of runs, "
                              "printed)")
                 ->check(CLI::PositiveNumber);
-            check->add_option("--allow", o->allow, "Accept this finding knowingly (repeatable); the report says so");
+            // One ID each time (a list would also take the `--` before the command as its end).
+            check->add_option("--allow", o->allow, "Accept this finding knowingly (repeatable); the report says so")
+                ->allow_extra_args(false);
             return check;
           },
           [o, ceiling] {
