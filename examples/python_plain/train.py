@@ -10,6 +10,9 @@ before clipping, the data reshuffled each epoch from the global torch RNG, a val
 atomically (a temporary file, then os.replace) holding model, optimizer, scheduler, scaler,
 step, data position and RNG state, loaded with weights_only=True.
 
+--compile [BACKEND] trains the model torch.compile'd: the probe observes it from outside the compiled
+region and must draw the same verdicts.
+
 --mistake plants mistakes of document 003 (one, or several joined by commas, which `check` names in
 one run); `check` must name each by its finding id:
   resume:  no-rng-state, no-optimizer-state, no-scheduler-state, no-data-position,
@@ -68,6 +71,8 @@ def main():
     ap.add_argument("--mistake", default="none", type=planted_mistakes,
                     help="one mistake, or several joined by commas: " + ", ".join(MISTAKES))
     ap.add_argument("--final", help="save the final parameters here (the probe's bitwise test compares them)")
+    ap.add_argument("--compile", nargs="?", const="inductor",
+                    help="train the model torch.compile'd, with this backend (default inductor)")
     a = ap.parse_args()
     mistakes = a.mistake
     os.makedirs(a.out, exist_ok=True)
@@ -85,6 +90,8 @@ def main():
         jitter = Jitter(7)
         layers.insert(2, jitter)
     model = nn.Sequential(*layers)
+    if a.compile:
+        model = torch.compile(model, backend=a.compile)  # the same module, its forward compiled; its state_dict keys gain _orig_mod.
     if "unseeded" in mistakes:
         torch.manual_seed(0)  # the mistake: the model's initial weights were drawn before the seed
     if "decay-on-bias" in mistakes:

@@ -19,15 +19,32 @@ Per optimizer step (a global optimizer step pre-hook, so before the update) one 
   - batch: the tensor inputs of the step's outermost forward calls made with grad enabled.
 At every torch.save: {"kind": "save", "path", "existed", "keys", "where"}, written before the
 save starts, so that a kill during it still leaves the record. At exit: {"kind": "final"}.
-Nothing here draws a random number or changes a tensor: the script's results stay bitwise."""
+Nothing here draws a random number or changes a tensor: the script's results stay bitwise.
+
+The probe never breaks the script it watches. Every hook and wrapper first asks
+torch.compiler.is_compiling(): inside a region Dynamo traces (a torch.compile'd model's inner
+modules, its loss) it does nothing, so Dynamo folds it away: no graph break, no recompile, no
+side effect to track. A compiled model is observed from outside, where its OptimizedModule's
+own forward runs eagerly. And a failure inside the probe is reported once on stderr and in the
+trace (a "probe-error" fact), never raised into the script."""
 import atexit
 import hashlib
+import math
 import os
 import sys
 import weakref
 
 _DIGEST_BYTES = 8
 _probe = None
+
+
+def _not_compiling():
+    return False
+
+
+# torch.compiler.is_compiling once torch is loaded: True while Dynamo traces the caller, where
+# the probe must do nothing (Dynamo constant-folds the call, so the hook vanishes from the graph).
+_compiling = _not_compiling
 
 
 def arm():
@@ -62,32 +79,81 @@ class _TorchImportHook:
 
 
 def _install(torch):
-    global _probe
+    global _probe, _compiling
     if _probe is not None:
         return
+    _compiling = getattr(getattr(torch, "compiler", None), "is_compiling", None) or _not_compiling
+    if os.environ.get("TRAINPROOF_INJECT_FAULT") == "probe-traced-by-dynamo":
+        _compiling = _not_compiling  # the negative control of the compiled loop's test: hooks Dynamo traces
     try:
         _probe = _Probe(torch)
     except Exception as e:  # the probe must never break the script it watches
         print(f"trainproof probe: not installed: {type(e).__name__}: {e}", file=sys.stderr)
 
 
-_SKIP_DIRS = []  # torch's package, this package, the boot folder, the standard library
+_SKIP_DIRS = []  # torch's package, this package, the boot folder
+_STDLIB_DIRS = []  # the standard library's folders (an installed package inside them is not skipped as one)
+
+
+def _installed_package(path):
+    """The installed package a file belongs to ("transformers"), or "" for a file of the user's own."""
+    parts = path.split(os.sep)
+    for i, part in enumerate(parts[:-2]):
+        if part in ("site-packages", "dist-packages"):
+            return parts[i + 1][:-3] if parts[i + 1].endswith(".py") else parts[i + 1]
+    return ""
 
 
 def _user_frame():
-    """`file:line` of the innermost frame outside torch, the standard library and trainproof."""
+    """`file:line` of the innermost frame of the user's own code: not torch, not trainproof, not an
+    installed package, not the standard library. Where the call came through an installed package
+    (a framework's loop), its innermost frame follows as context: "train.py:41 via transformers
+    trainer.py:1989"; with no frame of the user's own on the stack, that frame alone."""
     if not _SKIP_DIRS:
+        import sysconfig
         import torch
         _SKIP_DIRS.extend(os.path.dirname(os.path.abspath(m.__file__)) + os.sep
-                          for m in (torch, sys.modules[__name__], os))
+                          for m in (torch, sys.modules[__name__]))
         _SKIP_DIRS.append(os.path.join(os.path.dirname(_SKIP_DIRS[1].rstrip(os.sep)), "trainproof_boot") + os.sep)
+        paths = sysconfig.get_paths()
+        _STDLIB_DIRS.extend({os.path.abspath(d) + os.sep for d in (paths.get("stdlib"), paths.get("platstdlib"),
+                                                                   os.path.dirname(os.__file__)) if d})
     f = sys._getframe(1)
+    via = ""
     while f is not None:
         name = f.f_code.co_filename
-        if not name.startswith("<") and not any(os.path.abspath(name).startswith(d) for d in _SKIP_DIRS):
-            return f"{os.path.basename(name)}:{f.f_lineno}"
+        if not name.startswith("<"):
+            path = os.path.abspath(name)
+            if not any(path.startswith(d) for d in _SKIP_DIRS):
+                here = f"{os.path.basename(path)}:{f.f_lineno}"
+                package = _installed_package(path)
+                if package:
+                    via = via or f"{package} {here}"
+                elif not any(path.startswith(d) for d in _STDLIB_DIRS):
+                    return f"{here} via {via}" if via else here
         f = f.f_back
-    return ""
+    return via.split(" ", 1)[1] if via else ""
+
+
+def _json_safe(v):
+    """A record with every non-finite float as its repr ("nan", "inf"), as the Recorder writes them:
+    a loop whose loss went NaN is the team's to hear about, not a trace check cannot read."""
+    if isinstance(v, float):
+        return v if math.isfinite(v) else repr(v)
+    if isinstance(v, dict):
+        return {k: _json_safe(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_json_safe(x) for x in v]
+    return v
+
+
+def _bias_or_norm(p):
+    """A one-dimensional parameter as the model defines it: not a flat buffer of many (FSDP's
+    FlatParameter), and a ZeRO-3 partition by the shape it stands for."""
+    if getattr(p, "_is_flat_param", False):
+        return False
+    shape = getattr(p, "ds_shape", None)
+    return len(shape) <= 1 if shape is not None else p.dim() <= 1
 
 
 class _Digest:
@@ -118,7 +184,9 @@ class _Digest:
         if raw.device.type == "cpu":
             self._host.update(raw.numpy().data)
             return
-        words = raw.view(torch.int32) if raw.numel() % 4 == 0 else raw
+        # Four bytes a word where the view can be taken: a half or byte tensor may start at a byte
+        # offset that int32 cannot view from.
+        words = raw.view(torch.int32) if raw.numel() % 4 == 0 and raw.storage_offset() % 4 == 0 else raw
         w = words.to(torch.int64)
         pos = torch.arange(w.numel(), device=w.device, dtype=torch.int64)
         self._device.append((w * (pos * 2 + 1) + pos).sum())  # wraps mod 2**64: exact, order-sensitive
@@ -152,6 +220,11 @@ class _Probe:
         self.opt_steps = {}  # id(optimizer) -> steps taken in this process
         self.created_at = weakref.WeakKeyDictionary()  # optimizer or scheduler -> file:line that made it
         self.after_step = {}  # id(optimizer) -> (param, its grad tensor, the grad's version) after a step
+        self.stale = {}  # id(optimizer) -> (param, grad, file:line of the backward) onto a step's gradients
+        self.step_taken = set()  # id(optimizer) of each a GradScaler stepped (or skipped, on inf)
+        self.trained_params = set()  # id() of every parameter an optimizer holds
+        self.constructing = 0  # inside a scheduler's _initial_step
+        self.failed = set()  # the observations that failed once (said once, then skipped quietly)
         self.pending_eval = None  # a grad-enabled forward in eval mode, until a backward or the next forward
         self.seen_training = weakref.WeakSet()  # top modules seen in a grad-enabled forward in train mode
         self.seen_validation = weakref.WeakSet()  # top modules seen in a no-grad forward in eval mode
@@ -164,7 +237,7 @@ class _Probe:
         self.rng_at_first_step = None
         self.first_draw = None  # file:line of the first draw from the global RNG before any seed
         self._hook(torch)
-        atexit.register(self._final)
+        atexit.register(lambda: self._safely(self._final))
         self.op_stop = None
         spec = os.environ.get("TRAINPROOF_OP_DIGESTS")  # only in check's rerun of two runs that parted
         if spec:  # [F:]S: the ops while F <= steps done < S, then the process ends at step S
@@ -182,7 +255,7 @@ class _Probe:
         if self.rec is None:
             self.rec = self._recorder(fsync=False)
             self.rec._record({"kind": "start", "pid": self.pid, "argv": sys.argv})
-        self.rec._record(record)
+        self.rec._record(_json_safe(record))
 
     def _fact(self, fact, once=True, **data):
         """An observation check may judge as a finding: what was seen, where, at which step."""
@@ -192,6 +265,49 @@ class _Probe:
         self._write({"kind": "fact", "fact": fact, "seq": self.seq, "where": data.pop("where", None) or _user_frame(),
                      "data": data})
 
+    # -- staying out of the script's way ---------------------------------------------------------
+    def _safely(self, observe, *args, **kwargs):
+        """Runs one observation of the probe; a failure in it is reported once and swallowed."""
+        try:
+            return observe(*args, **kwargs)
+        except Exception as e:
+            what = getattr(observe, "__name__", "an observation")
+            if what not in self.failed:
+                self.failed.add(what)
+                print(f"trainproof probe: {what} failed ({type(e).__name__}: {e}); the script runs on, "
+                      "that observation skipped", file=sys.stderr)
+                try:
+                    self._fact("probe-error", once=False, observation=what, error=f"{type(e).__name__}: {e}")
+                except Exception:
+                    pass
+            return None
+
+    def _observer(self, observe):
+        """A hook that does nothing where Dynamo traces it, and never raises into the script."""
+        probe = self
+
+        def hook(*args, **kwargs):
+            if _compiling():
+                return None
+            probe._safely(observe, *args, **kwargs)
+            return None
+
+        hook.__name__ = getattr(observe, "__name__", "hook")
+        return hook
+
+    def _base_optimizer(self, opt):
+        """The torch optimizer under wrappers that hold it as .optimizer (accelerate's, Lightning's)."""
+        for _ in range(8):
+            inner = getattr(opt, "optimizer", None)
+            if inner is None or inner is opt or not hasattr(inner, "param_groups"):
+                break
+            opt = inner
+        return opt
+
+    def _trained(self, module):
+        """Whether an optimizer holds any of the module's parameters (all modules while none is made)."""
+        return not self.trained_params or any(id(p) in self.trained_params for p in module.parameters())
+
     # -- hooks ---------------------------------------------------------------------------------
     def _hook(self, torch):
         from importlib import import_module  # torch.optim deletes its submodules' names: import them
@@ -199,20 +315,50 @@ class _Probe:
         module, clip_grad = import_module("torch.nn.modules.module"), import_module("torch.nn.utils.clip_grad")
         amp = import_module("torch.amp")
         probe = self
-        optimizer.register_optimizer_step_pre_hook(self._pre_step)
-        optimizer.register_optimizer_step_post_hook(self._post_step)
+        optimizer.register_optimizer_step_pre_hook(self._observer(self._pre_step))
+        optimizer.register_optimizer_step_post_hook(self._observer(self._post_step))
         from torch.nn.modules.batchnorm import _BatchNorm
         from torch.nn.modules.dropout import _DropoutNd
         self.stochastic_types = (_DropoutNd, _BatchNorm)
+        # Each wrapper below calls the wrapped function exactly as the script called it; the probe's
+        # part runs only outside Dynamo's tracing (`not _compiling()`), through _safely.
 
         opt_init = optimizer.Optimizer.__init__
 
-        def traced_opt_init(opt, *args, **kwargs):
-            opt_init(opt, *args, **kwargs)
+        def optimizer_made(opt):
             if probe._on():
                 probe.created_at[opt] = _user_frame()
+            for g in opt.param_groups:
+                probe.trained_params.update(id(p) for p in g["params"])
+
+        def traced_opt_init(opt, *args, **kwargs):
+            opt_init(opt, *args, **kwargs)
+            if not _compiling():
+                probe._safely(optimizer_made, opt)
 
         optimizer.Optimizer.__init__ = traced_opt_init
+
+        # Gradients zeroed in place (zero_grad(set_to_none=False)) are not left over from a step.
+        opt_zero_grad, module_zero_grad = optimizer.Optimizer.zero_grad, module.Module.zero_grad
+
+        def zeroed(params):
+            ids = {id(p) for p in params}
+            for key, (p, *_) in list(probe.stale.items()):
+                if id(p) in ids:
+                    del probe.stale[key]
+
+        def traced_opt_zero_grad(opt, *args, **kwargs):
+            if not _compiling():
+                probe._safely(zeroed, [p for g in opt.param_groups for p in g["params"]])
+            return opt_zero_grad(opt, *args, **kwargs)
+
+        def traced_module_zero_grad(mod, *args, **kwargs):
+            if not _compiling():
+                probe._safely(zeroed, list(mod.parameters()))
+            return module_zero_grad(mod, *args, **kwargs)
+
+        optimizer.Optimizer.zero_grad = traced_opt_zero_grad
+        module.Module.zero_grad = traced_module_zero_grad
 
         seed = torch.manual_seed
 
@@ -233,15 +379,19 @@ class _Probe:
                     delattr(owner, n)
             originals.clear()
 
+        def drew(before):
+            if not torch.equal(before, torch.get_rng_state()):
+                probe.first_draw = _user_frame()
+                restore_draws()
+
         def traced_draw(fn):
             def draw(*args, **kwargs):
-                if not probe._on() or probe.seeded or probe.first_draw is not None:
+                if _compiling() or not probe._on() or probe.seeded or probe.first_draw is not None:
                     return fn(*args, **kwargs)
-                before = torch.get_rng_state()
+                before = probe._safely(torch.get_rng_state)
                 out = fn(*args, **kwargs)
-                if not torch.equal(before, torch.get_rng_state()):
-                    probe.first_draw = _user_frame()
-                    restore_draws()
+                if before is not None:
+                    probe._safely(drew, before)
                 return out
 
             return draw
@@ -249,12 +399,16 @@ class _Probe:
         for owner, n, fn, _ in originals:
             setattr(owner, n, traced_draw(fn))
 
-        def traced_seed(*args, **kwargs):
+        def seeding():
             if probe._on() and not probe.seeded:
                 probe.seeded = True
                 restore_draws()
                 if not torch.equal(torch.get_rng_state(), probe.rng_at_install):
                     probe._fact("torch-random-before-seed")
+
+        def traced_seed(*args, **kwargs):
+            if not _compiling():
+                probe._safely(seeding)
             return seed(*args, **kwargs)
 
         torch.manual_seed = traced_seed
@@ -263,23 +417,28 @@ class _Probe:
         functional = import_module("torch.nn.functional")
         cross_entropy = functional.cross_entropy
 
-        def traced_cross_entropy(input, target, *args, **kwargs):
+        def cross_entropy_input(input):
             if probe._on() and probe.ce_calls < 3 and isinstance(input, torch.Tensor) and input.dim() >= 2:
                 probe.ce_calls += 1
                 with torch.no_grad():
                     x = input.detach().float()
                     probe._fact("cross-entropy-input", once=False, min=float(x.min()),
                                 row_sum_dev=float((x.sum(1) - 1).abs().max()), dtype=str(input.dtype))
+
+        def traced_cross_entropy(input, target, *args, **kwargs):
+            if not _compiling():
+                probe._safely(cross_entropy_input, input)
             return cross_entropy(input, target, *args, **kwargs)
 
         functional.cross_entropy = traced_cross_entropy
-        module.register_module_forward_pre_hook(self._forward_pre)
-        module.register_module_forward_hook(self._forward_post)
+        module.register_module_forward_pre_hook(self._observer(self._forward_pre))
+        module.register_module_forward_hook(self._observer(self._forward_post), with_kwargs=True)
 
         backward = torch.Tensor.backward
 
         def traced_backward(tensor, *args, **kwargs):
-            probe._backward(tensor)
+            if not _compiling():
+                probe._safely(probe._backward, tensor)
             return backward(tensor, *args, **kwargs)
 
         traced_backward.__doc__ = backward.__doc__
@@ -287,12 +446,20 @@ class _Probe:
 
         clip = torch.nn.utils.clip_grad_norm_
 
-        def traced_clip(*args, **kwargs):
+        def clipping():
             if probe._on() and probe.scaled_step and not probe.unscaled_step:
                 probe._fact("clip-while-scaled")
-            norm = clip(*args, **kwargs)
+
+        def clipped(norm):
             if probe._on():
                 probe.grad_norm = norm
+
+        def traced_clip(*args, **kwargs):
+            if not _compiling():
+                probe._safely(clipping)
+            norm = clip(*args, **kwargs)
+            if not _compiling():
+                probe._safely(clipped, norm)
             return norm
 
         torch.nn.utils.clip_grad_norm_ = traced_clip
@@ -301,8 +468,8 @@ class _Probe:
         save = torch.save
 
         def traced_save(obj, f, *args, **kwargs):
-            if probe._on():
-                probe._save(obj, f)
+            if not _compiling() and probe._on():
+                probe._safely(probe._save, obj, f)
             return save(obj, f, *args, **kwargs)
 
         torch.save = traced_save
@@ -310,53 +477,90 @@ class _Probe:
         load = torch.load
 
         def traced_load(f, *args, **kwargs):
-            if probe._on():
-                probe._load(f, kwargs.get("weights_only", "default"))
+            if not _compiling() and probe._on():
+                probe._safely(probe._load, f, kwargs.get("weights_only", "default"))
             return load(f, *args, **kwargs)
 
         torch.load = traced_load
 
-        scaler_init = amp.GradScaler.__init__
-        scaler_scale = amp.GradScaler.scale
+        scaler_init, scaler_scale = amp.GradScaler.__init__, amp.GradScaler.scale
+        scaler_unscale, scaler_step = amp.GradScaler.unscale_, amp.GradScaler.step
 
         def traced_scaler_init(scaler, *args, **kwargs):
             scaler_init(scaler, *args, **kwargs)
-            probe.scalers.add(scaler)
+            if not _compiling():
+                probe._safely(probe.scalers.add, scaler)
 
-        def traced_scale(scaler, outputs):
-            out = scaler_scale(scaler, outputs)
+        def scaled(scaler, outputs, out):
             if probe._on() and isinstance(out, torch.Tensor) and out is not outputs:
                 probe.scaled[id(out)] = scaler._scale
                 probe.scaled_step = True
+
+        def traced_scale(scaler, outputs):
+            out = scaler_scale(scaler, outputs)
+            if not _compiling():
+                probe._safely(scaled, scaler, outputs, out)
             return out
 
-        scaler_unscale = amp.GradScaler.unscale_
-
-        def traced_unscale(scaler, optimizer):
+        def unscaling(scaler):
             if probe._on() and scaler.is_enabled():
                 probe.unscaled_step = True
+
+        def traced_unscale(scaler, optimizer):
+            if not _compiling():
+                probe._safely(unscaling, scaler)
             return scaler_unscale(scaler, optimizer)
+
+        # A step the scaler skipped (inf gradients) is still the loop's step: a scheduler stepped
+        # after it is in order (torch warns of it, and it is what the documents' loop does).
+        def traced_scaler_step(scaler, optimizer, *args, **kwargs):
+            if not _compiling():
+                probe._safely(lambda: probe.step_taken.add(id(probe._base_optimizer(optimizer))))
+            return scaler_step(scaler, optimizer, *args, **kwargs)
 
         amp.GradScaler.__init__ = traced_scaler_init
         amp.GradScaler.scale = traced_scale
         amp.GradScaler.unscale_ = traced_unscale
+        amp.GradScaler.step = traced_scaler_step
 
         sched_init = lr_scheduler.LRScheduler.__init__
 
-        def traced_sched_init(sched, *args, **kwargs):
-            sched_init(sched, *args, **kwargs)
+        def scheduler_made(sched):
             probe.schedulers.append(sched)
             if probe._on():
                 probe.created_at[sched] = _user_frame()
 
+        def traced_sched_init(sched, *args, **kwargs):
+            sched_init(sched, *args, **kwargs)
+            if not _compiling():
+                probe._safely(scheduler_made, sched)
+
         lr_scheduler.LRScheduler.__init__ = traced_sched_init
+
+        # The steps a constructor takes (its own, and SequentialLR's of its first child) are not the
+        # script's: they run inside _initial_step.
+        initial_step = getattr(lr_scheduler.LRScheduler, "_initial_step", None)
+        if initial_step is not None:
+            def traced_initial_step(sched, *args, **kwargs):
+                probe.constructing += 1
+                try:
+                    return initial_step(sched, *args, **kwargs)
+                finally:
+                    probe.constructing -= 1
+
+            lr_scheduler.LRScheduler._initial_step = traced_initial_step
         sched_step = lr_scheduler.LRScheduler.step
 
-        def traced_sched_step(sched, *args, **kwargs):
-            # Not the step the constructor takes (before it is in self.schedulers).
-            if (probe._on() and any(x is sched for x in probe.schedulers)
-                    and not probe.opt_steps.get(id(sched.optimizer))):
+        def scheduler_stepping(sched):
+            # Not the step the constructor takes (before it is in self.schedulers, or in _initial_step).
+            opt = id(probe._base_optimizer(getattr(sched, "optimizer", None)))
+            if (probe._on() and not probe.constructing and any(x is sched for x in probe.schedulers)
+                    and not probe.opt_steps.get(opt) and opt not in probe.step_taken):
                 probe._fact("scheduler-step-before-optimizer-step")
+
+        def traced_sched_step(sched, *args, **kwargs):
+            if not _compiling():
+                probe._safely(scheduler_stepping, sched)
             return sched_step(sched, *args, **kwargs)
 
         lr_scheduler.LRScheduler.step = traced_sched_step
@@ -364,9 +568,12 @@ class _Probe:
     def _backward(self, tensor):
         if not self._on():
             return
+        # Gradients a step left that this backward adds onto: stale, unless zeroed before the
+        # optimizer steps again (a GAN's generator backward flows through the discriminator, whose
+        # gradients are zeroed before its own next step). Judged at that optimizer's next step.
         for key, (p, grad, version) in list(self.after_step.items()):
             if p.grad is grad and grad._version == version and bool(grad.ne(0).any()):
-                self._fact("backward-onto-last-step-grads")
+                self.stale[key] = (p, grad, _user_frame())
             del self.after_step[key]
         if self.pending_eval is not None:
             self._fact("grad-forward-in-eval-mode", once=False, backward=True, **self.pending_eval)
@@ -384,28 +591,25 @@ class _Probe:
             return
         self.top = module
         self._flush_eval_forward()
+        inner = getattr(module, "_orig_mod", module)  # a torch.compile'd model: the module it compiled
         stochastic = self.stochastic.get(module)
         if stochastic is None:
-            stochastic = self.stochastic[module] = [m for m in module.modules() if isinstance(m, self.stochastic_types)]
+            stochastic = self.stochastic[module] = [
+                m for m in inner.modules()
+                if isinstance(m, self.stochastic_types) and not (isinstance(m, self.stochastic_types[0]) and m.p == 0)]
         if not self.torch.is_grad_enabled():
             training = sorted({type(m).__name__ for m in stochastic if m.training})
-            if training:
+            if training and self._trained(inner):  # not an EMA teacher, a frozen scorer
                 self._fact("no-grad-forward-in-train-mode", modules=",".join(training))
-            elif not module.training:
+            elif not inner.training:
                 self.seen_validation.add(module)
             return
-        if module.training:
+        if inner.training:
             self.seen_training.add(module)
-        else:
+        elif any(p.requires_grad for p in inner.parameters()):  # not a frozen module (a perceptual loss)
             self.pending_eval = {"where": _user_frame(), "seen_training": module in self.seen_training,
                                  "after_validation": module in self.seen_validation,
                                  "stochastic": ",".join(sorted({type(m).__name__ for m in stochastic}))}
-        tensors = [x for x in inputs if isinstance(x, self.torch.Tensor)]
-        if tensors:
-            if self.batch is None:
-                self.batch = _Digest(self.torch)
-            for t in tensors:
-                self.batch.tensor(t)
 
     def _flush_eval_forward(self):
         """A grad-enabled forward in eval mode that no backward followed: a validation with grad."""
@@ -413,9 +617,21 @@ class _Probe:
             self._fact("grad-forward-in-eval-mode", once=False, backward=False, **self.pending_eval)
             self.pending_eval = None
 
-    def _forward_post(self, module, inputs, output):
-        if module is self.top:
-            self.top = None
+    def _forward_post(self, module, inputs, kwargs, output):
+        if module is not self.top:
+            return
+        self.top = None
+        # The batch: the tensor inputs of a grad-enabled outermost forward, positional and by
+        # keyword (Hugging Face models take theirs as model(**batch)).
+        if not self._on() or not self.torch.is_grad_enabled():
+            return
+        tensors = [x for x in inputs if isinstance(x, self.torch.Tensor)]
+        tensors += [kwargs[k] for k in sorted(kwargs) if isinstance(kwargs[k], self.torch.Tensor)]
+        if tensors:
+            if self.batch is None:
+                self.batch = _Digest(self.torch)
+            for t in tensors:
+                self.batch.tensor(t)
 
     def _save(self, obj, f):
         path = os.fspath(f) if isinstance(f, (str, os.PathLike)) else None
@@ -479,10 +695,13 @@ class _Probe:
         if not self._on():
             return
         torch = self.torch
+        stale = self.stale.pop(id(optimizer), None)
+        if stale is not None and stale[0].grad is stale[1]:  # not zeroed, nor set to None, since that backward
+            self._fact("backward-onto-last-step-grads", where=stale[2])
         if not any(o is optimizer for o in self.optimizers):
             self.optimizers.append(optimizer)
             groups = [{"weight_decay": float(g.get("weight_decay", 0) or 0), "params": len(g["params"]),
-                       "one_dim": sum(1 for p in g["params"] if p.dim() <= 1)} for g in optimizer.param_groups]
+                       "one_dim": sum(1 for p in g["params"] if _bias_or_norm(p))} for g in optimizer.param_groups]
             self._fact("param-groups", once=False, where=self.created_at.get(optimizer),
                        groups=";".join(f"{g['weight_decay']!r}/{g['one_dim']}/{g['params']}" for g in groups))
         if self.rng_at_first_step is None:
@@ -555,7 +774,7 @@ class _Probe:
     def _scheduler_state(self, optimizer):
         d = _Digest(self.torch)
         for s in self.schedulers:
-            if getattr(s, "optimizer", None) is not optimizer:
+            if self._base_optimizer(getattr(s, "optimizer", None)) is not optimizer:
                 continue
             for k in sorted(vars(s)):
                 v = vars(s)[k]
@@ -591,7 +810,7 @@ class _Probe:
 
     def _schedule_facts(self):
         for s in self.schedulers:
-            k, n = s.last_epoch, self.opt_steps.get(id(s.optimizer), 0)
+            k, n = s.last_epoch, self.opt_steps.get(id(self._base_optimizer(s.optimizer)), 0)
             span = getattr(s, "total_steps", None) or getattr(s, "T_max", None)
             changes = False
             for f in getattr(s, "lr_lambdas", []) or []:
