@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -132,6 +133,102 @@ TEST(ProbeFindingsTest, AfterARestartTheFirstOpWithEqualInputsAndDifferentOutput
   straight[3].out = "noise-2";
   straight.insert(straight.begin() + 4, op("aten::clone", "noise-2", "noise-2"));
   EXPECT_FALSE(parting_op_after_restart(restart, straight));
+}
+
+// The stacks teams train with write a checkpoint as a folder of files: what it holds is judged
+// over the files saved together, not one torch.save.
+ProbeFileOp save_of(const std::string& path, int64_t seq, std::vector<std::string> holds, bool checkpoint = true) {
+  ProbeFileOp op;
+  op.kind = "save";
+  op.start = 1;
+  op.seq = seq;
+  op.path = path;
+  op.where = "train.py:9";
+  op.checkpoint = checkpoint;
+  op.holds = std::move(holds);
+  op.needs = {"optimizer", "step", "scheduler", "rng"};
+  return op;
+}
+
+TEST(ProbeFindingsTest, ACheckpointFolderHoldsWhatItsFilesHoldAndTheStepItIsNamedBy) {
+  RecordedTrace t;
+  t.file_ops = {save_of("/r/checkpoint-8/optimizer.pt", 8, {"optimizer"}),
+                save_of("/r/checkpoint-8/scheduler.pt", 8, {"scheduler"}),
+                save_of("/r/checkpoint-8/rng_state.pth", 8, {"rng"})};
+  EXPECT_EQ(checkpoint_holds(t, t.file_ops[0]), (std::set<std::string>{"optimizer", "scheduler", "rng", "step"}));
+  // Negative: files of another step or another folder are not the same checkpoint, and a folder
+  // whose name holds another number (or the number inside a longer one) does not name the step.
+  RecordedTrace apart;
+  apart.file_ops = {save_of("/r/checkpoint-18/optimizer.pt", 8, {"optimizer"}),
+                    save_of("/r/checkpoint-18/scheduler.pt", 16, {"scheduler"}),
+                    save_of("/r/other/rng_state.pth", 8, {"rng"})};
+  EXPECT_EQ(checkpoint_holds(apart, apart.file_ops[0]), (std::set<std::string>{"optimizer"}));
+}
+
+ProbeStep step_of(int start, int64_t seq) {
+  ProbeStep p;
+  p.start = start;
+  p.seq = seq;
+  return p;
+}
+
+TEST(ProbeFindingsTest, AFolderCheckpointMissingNothingDrawsNoFindingOneMissingStateDoes) {
+  RecordedTrace t;
+  t.probe = {step_of(1, 1), step_of(1, 8), step_of(1, 9)};
+  t.file_ops = {save_of("/r/checkpoint-8/optimizer.pt", 8, {"optimizer"}),
+                save_of("/r/checkpoint-8/scheduler.pt", 8, {"scheduler"}),
+                save_of("/r/checkpoint-8/rng_state.pth", 8, {"rng"})};
+  for (const auto& f : script_findings(t)) EXPECT_NE(f.id, "checkpoint-missing-state") << f.detail;
+  t.file_ops.pop_back();  // no RNG state beside the others
+  const auto found = script_findings(t);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "checkpoint-missing-state");
+  EXPECT_NE(found[0].detail.find("lacks rng"), std::string::npos) << found[0].detail;
+}
+
+TEST(ProbeFindingsTest, AModelOnlyStateDictARestartLoadsIsNamedWithWhatItLacks) {
+  RecordedTrace t;
+  t.probe = {step_of(1, 1), step_of(2, 1)};
+  t.file_ops = {save_of("/r/model.pt", 5, {}, /*checkpoint=*/false)};
+  ProbeFileOp load;
+  load.kind = "load";
+  load.start = 2;
+  load.path = "/r/model.pt";
+  t.file_ops.push_back(load);
+  const auto found = model_only_resumes(t);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "checkpoint-missing-state");
+  EXPECT_EQ(found[0].where, "train.py:9");
+  EXPECT_NE(found[0].detail.find("lacks optimizer, step, scheduler, rng"), std::string::npos) << found[0].detail;
+  // Negative: loaded only in the first start (not by a restart), or a full checkpoint.
+  t.file_ops[1].start = 1;
+  EXPECT_TRUE(model_only_resumes(t).empty());
+  t.file_ops[1].start = 2;
+  t.file_ops[0].checkpoint = true;
+  EXPECT_TRUE(model_only_resumes(t).empty());
+}
+
+TEST(ProbeFindingsTest, AFolderWrittenInPlaceIsNamedAsTheFolderAFileAsTheFile) {
+  RecordedTrace t;
+  t.file_ops = {save_of("/r/checkpoint-8/optimizer.pt", 8, {"optimizer"})};
+  ProbeFileOp load;
+  load.kind = "load";
+  load.start = 2;
+  load.path = "/r/checkpoint-8/optimizer.pt";
+  t.file_ops.push_back(load);
+  auto found = non_atomic_saves(t, "checkpoint-8/optimizer.pt");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].detail.find("the checkpoint folder checkpoint-8/ is written in place"), std::string::npos)
+      << found[0].detail;
+  EXPECT_NE(found[0].detail.find("kill 1 landed during the write of checkpoint-8/optimizer.pt"), std::string::npos)
+      << found[0].detail;
+  t.file_ops = {save_of("/r/ckpt.pt", 8, {"optimizer"})};
+  t.file_ops[0].existed = true;
+  load.path = "/r/ckpt.pt";
+  t.file_ops.push_back(load);
+  found = non_atomic_saves(t, "");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].detail.find("torch.save writes straight onto ckpt.pt"), std::string::npos) << found[0].detail;
 }
 
 }  // namespace

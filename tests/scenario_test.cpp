@@ -211,7 +211,17 @@ TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
   EXPECT_NE(out.find("check: 1 laws, 1 held, 0 broken, 1 advice, 1 finding(s), golden NOT written"), std::string::npos)
       << out;
   r.golden.reset();
-  r.report.entries.emplace_back("check", "cmd", "invariant", "exact resume", Status::kBroken, "", "");
+  // A law check could not test: its own status and exit code, neither a pass nor the team's failure.
+  r.report.entries.emplace_back("check", "cmd", "invariant", "exact resume", Status::kNotTested, "",
+                                "no kill landed during a write");
+  EXPECT_EQ(exit_code(r), kExitNotTested);
+  ::testing::internal::CaptureStdout();
+  print_check_report(r);
+  const std::string untested = ::testing::internal::GetCapturedStdout();
+  EXPECT_NE(untested.find("NOT TESTED exact resume\n    -> no kill landed during a write"), std::string::npos)
+      << untested;
+  EXPECT_NE(untested.find("check: 2 laws, 1 held, 0 broken, 1 not tested, 1 advice"), std::string::npos) << untested;
+  r.report.entries.back().status = Status::kBroken;  // a broken law outranks it
   EXPECT_EQ(exit_code(r), kExitMismatch);
 }
 

@@ -63,6 +63,18 @@ if [ "$(cat "$venv/.trainproof-recorder" 2>/dev/null)" != "$recorder_sum" ]; the
   rm -rf "$tmp_src"
   echo "$recorder_sum" >"$venv/.trainproof-recorder"
 fi
+# The frameworks of examples/frameworks (Hugging Face Trainer, Lightning, accelerate), pinned, for
+# check's tests on the stacks teams train with; torch pinned on the same line, so that pip never
+# moves it. Optional: where they cannot be installed, those tests skip and say why.
+frameworks_sum=$(sha256sum <"$root/examples/frameworks/requirements.txt" | cut -c1-16)
+if [ "$(cat "$venv/.frameworks" 2>/dev/null)" != "$frameworks_sum" ]; then
+  say "installing the frameworks of examples/frameworks into the venv"
+  if "$venv/bin/python" -m pip install -q -r "$root/examples/frameworks/requirements.txt" "torch==$TORCH_VERSION"; then
+    echo "$frameworks_sum" >"$venv/.frameworks"
+  else
+    say "warning: the frameworks of examples/frameworks did not install; check's tests on them will skip"
+  fi
+fi
 torch_cmake=$("$venv/bin/python" -c 'import torch; print(torch.utils.cmake_prefix_path)')
 
 # The toolkit as CMake and nvcc expect it laid out (bin/, include/, nvvm/, lib64/ with

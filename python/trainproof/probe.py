@@ -225,6 +225,7 @@ class _Probe:
         self.trained_params = set()  # id() of every parameter an optimizer holds
         self.constructing = 0  # inside a scheduler's _initial_step
         self.failed = set()  # the observations that failed once (said once, then skipped quietly)
+        self.closure_unrecorded = None  # (optimizer, [taken]) of a step given a closure, until it ends
         self.pending_eval = None  # a grad-enabled forward in eval mode, until a backward or the next forward
         self.seen_training = weakref.WeakSet()  # top modules seen in a grad-enabled forward in train mode
         self.seen_validation = weakref.WeakSet()  # top modules seen in a no-grad forward in eval mode
@@ -295,6 +296,31 @@ class _Probe:
         hook.__name__ = getattr(observe, "__name__", "hook")
         return hook
 
+    def _step_pre_hook(self, optimizer, args, kwargs):
+        """The record of a step, taken before the update. A step given a closure (Lightning's loop,
+        LBFGS) computes its loss and gradients inside optimizer.step(closure): the record is taken
+        when the closure returns, the closure itself called exactly as given."""
+        if _compiling():
+            return None
+        # args[0] is the optimizer itself (torch's step wrapper passes step's own arguments).
+        closure = kwargs.get("closure") if "closure" in kwargs else (args[1] if len(args) > 1 else None)
+        if not callable(closure) or not self._on():
+            self._safely(self._pre_step, optimizer, args, kwargs)
+            return None
+        probe, taken = self, []
+
+        def closure_then_record(*a, **k):
+            out = closure(*a, **k)
+            if not taken:
+                taken.append(True)
+                probe._safely(probe._pre_step, optimizer, args, kwargs)
+            return out
+
+        self.closure_unrecorded = (optimizer, taken)
+        if "closure" in kwargs:
+            return args, dict(kwargs, closure=closure_then_record)
+        return (args[0], closure_then_record) + tuple(args[2:]), kwargs
+
     def _base_optimizer(self, opt):
         """The torch optimizer under wrappers that hold it as .optimizer (accelerate's, Lightning's)."""
         for _ in range(8):
@@ -315,7 +341,7 @@ class _Probe:
         module, clip_grad = import_module("torch.nn.modules.module"), import_module("torch.nn.utils.clip_grad")
         amp = import_module("torch.amp")
         probe = self
-        optimizer.register_optimizer_step_pre_hook(self._observer(self._pre_step))
+        optimizer.register_optimizer_step_pre_hook(self._step_pre_hook)
         optimizer.register_optimizer_step_post_hook(self._observer(self._post_step))
         from torch.nn.modules.batchnorm import _BatchNorm
         from torch.nn.modules.dropout import _DropoutNd
@@ -737,6 +763,10 @@ class _Probe:
     def _post_step(self, optimizer, args, kwargs):
         if not self._on():
             return
+        pending = self.closure_unrecorded
+        self.closure_unrecorded = None
+        if pending is not None and pending[0] is optimizer and not pending[1]:
+            self._pre_step(optimizer, args, kwargs)  # a closure the optimizer never called: recorded late
         self.opt_steps[id(optimizer)] = self.opt_steps.get(id(optimizer), 0) + 1
         self.scaled_step = self.unscaled_step = False
         for g in optimizer.param_groups:

@@ -222,7 +222,7 @@ void print_check_report(const CheckReport& r) {
       fmt::print(stderr, "check: refused to write {} (see REFUSED above; --force writes it anyway)\n", g->path);
   }
   fmt::print("\n{:<8} {}\n", "status", "law");
-  size_t laws = 0, held = 0, advice = 0;
+  size_t laws = 0, held = 0, advice = 0, untested = 0;
   for (const auto& l : r.report.entries) {
     if (l.kind != "invariant") continue;
     fmt::print("{:<8} {}\n", law_status_text(l.status), l.name);
@@ -233,12 +233,14 @@ void print_check_report(const CheckReport& r) {
     }
     ++laws;
     if (l.passed()) ++held;
+    if (l.status == Status::kNotTested) ++untested;
   }
   const auto& findings = r.report.findings;
   if (!findings.empty()) fmt::print("\n{:<8} {}\n", "status", "finding");
   for (const auto& f : findings)
     fmt::print("{:<8} [{}] {}\n    -> {}\n", status_text(f.status()), f.id, f.heading(), f.detail);
-  fmt::print("\ncheck: {} laws, {} held, {} broken{}, {} finding(s){}, {:.1f} s{}\n", laws, held, laws - held,
+  fmt::print("\ncheck: {} laws, {} held, {} broken{}{}, {} finding(s){}, {:.1f} s{}\n", laws, held,
+             laws - held - untested, untested ? fmt::format(", {} not tested", untested) : "",
              advice ? fmt::format(", {} advice", advice) : "", findings.size(),
              r.golden && !r.golden->written ? ", golden NOT written" : "", r.report.seconds,
              r.kept.empty() ? "" : "; runs kept in " + r.kept);

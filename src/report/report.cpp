@@ -126,6 +126,8 @@ const char* status_text(Status s) {
       return "skipped";
     case Status::kNotVerified:
       return "NOT VERIFIED";
+    case Status::kNotTested:
+      return "NOT TESTED";
     case Status::kAdvice:
       return "advice";
     case Status::kAllowed:
@@ -174,7 +176,10 @@ int exit_code(const VerifyReport& r) {
 
 int exit_code(const CheckReport& r) {
   const bool refused = r.golden && !r.golden->written;
-  return tally(r.report.entries).failed || refused ? kExitMismatch : kExitOk;
+  if (tally(r.report.entries).failed || refused) return kExitMismatch;
+  const bool untested = std::any_of(r.report.entries.begin(), r.report.entries.end(),
+                                    [](const ReportEntry& e) { return e.status == Status::kNotTested; });
+  return untested ? kExitNotTested : kExitOk;
 }
 
 const std::vector<ReportFormat>& report_formats() {

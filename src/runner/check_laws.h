@@ -19,11 +19,16 @@
 namespace trainproof {
 
 // A law of the command, as the report holds it: an entry of kind "invariant", held (pass),
-// BROKEN, or advice (said, never broken).
+// BROKEN, advice (said, never broken), or NOT TESTED (check could not put it to the test).
 struct Law : ReportEntry {
   Law(std::string name, bool held, std::string detail, bool advice = false)
       : ReportEntry(
             law_entry("check", "cmd", std::move(name), advice ? Status::kAdvice : law_held(held), std::move(detail))) {}
+  static Law not_tested(std::string name, std::string why) {
+    Law l(std::move(name), false, std::move(why));
+    l.status = Status::kNotTested;
+    return l;
+  }
 };
 
 // Check's progress, a line each to the caller's sink: which run of how many, and the time so far.

@@ -60,6 +60,35 @@ void resume_op_rerun(const Launcher& launch, const RecordedTrace& straight, cons
       finding.detail.substr(0, finding.detail.find(" -> ")), op->op.op, op->op.where, op->meaning);
 }
 
+// Where the kills are armed (recorded step counts), drawn from `seed`. Kill 1 lands on the first
+// write into the run folder once armed: where the uninterrupted run saved nothing after the
+// drawn step (a short run, sparse checkpoints), it is armed at one of the run's saves instead,
+// so that a write comes. The others follow it, at random steps.
+std::vector<size_t> plan_kills(const RecordedTrace& straight, int kills, uint64_t seed) {
+  const size_t total = straight.steps.size();
+  std::mt19937_64 rng(seed);
+  std::vector<size_t> at;
+  for (int k = 0; k < kills; ++k) at.push_back(1 + rng() % (total - 1));
+  std::sort(at.begin(), at.end());
+  std::vector<size_t> saves;  // after how many steps the uninterrupted run saved (before its last)
+  for (const auto& op : straight.file_ops)
+    if (op.kind == "save" && op.seq >= 1 && static_cast<size_t>(op.seq) < total)
+      saves.push_back(static_cast<size_t>(op.seq));
+  if (saves.empty() || std::any_of(saves.begin(), saves.end(), [&](size_t s) { return s >= at[0]; })) return at;
+  at[0] = saves[rng() % saves.size()];
+  for (size_t k = 1; k < at.size(); ++k) at[k] = std::max(at[k], at[0]);
+  return at;
+}
+
+// The final parameters of the two runs, where the probe digested them at exit: "" when equal
+// (or not both digested).
+std::string final_params_difference(const RecordedTrace& straight, const RecordedTrace& resumed) {
+  for (const auto& [k, v] : straight.final_digests)
+    if (k.rfind("params", 0) == 0 && resumed.final_digests.count(k) && resumed.final_digests.at(k) != v)
+      return fmt::format("the final parameters differ ({} digest {} vs {})", k, v, resumed.final_digests.at(k));
+  return "";
+}
+
 }  // namespace
 
 // The preempted run: killed at each of `at` (recorded step counts), the first kill on a write
@@ -69,14 +98,12 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
   const std::string name =
       fmt::format("exact resume: SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", kills);
   const size_t total = straight.steps.size();
-  if (total < 2) return {name, false, fmt::format("the command records {} step(s): nowhere to kill it", total)};
-  std::mt19937_64 rng(seed);
-  std::vector<size_t> at;
-  for (int k = 0; k < kills; ++k) at.push_back(1 + rng() % (total - 1));
-  std::sort(at.begin(), at.end());
+  if (total < 2) return Law::not_tested(name, fmt::format("the command records {} step(s): nowhere to kill it", total));
+  const std::vector<size_t> at = plan_kills(straight, kills, seed);
   const Run r = launch.make("preempted");
   StepCounter counter(r.trace);
   std::string killed_writing;  // the file kill 1 landed in the write of
+  bool moved_whole = false;    // kill 1 came right after a checkpoint was renamed into the run folder
   // A checkpoint written straight over the one a restart loads (the probe saw both).
   const auto name_non_atomic = [&] {
     std::error_code ec;
@@ -98,9 +125,10 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
       std::optional<WriteWatch> watch;
       if (k == 0) watch.emplace(r.dir);
       const bool between = fault_injected("check-kill-between-writes");
-      std::string target;
+      std::string target, moved;
       std::optional<int> early;
-      bool armed = false;  // at[k] steps recorded: from here on the first write is the moment
+      bool armed = false;       // at[k] steps recorded: from here on the first write is the moment
+      size_t moved_before = 0;  // what had been moved into the run folder whole when armed
       while (!(early = poll_exit(pid))) {
         if (!watch) {
           if (counter.now() >= at[k]) break;  // a kill at a recorded step
@@ -110,9 +138,18 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
         watch->drain(2);
         // Counting steps re-reads the trace: once armed, nothing but the watch stands between
         // a write's first event and the stop (a checkpoint's write can take 2 ms).
-        if (!armed && !(armed = counter.now() >= at[k])) continue;
+        if (!armed) {
+          if (!(armed = counter.now() >= at[k])) continue;
+          moved_before = watch->moved_in().size();
+        }
         target = watch->writing();
         if (target.empty() == between) break;
+        // A checkpoint written elsewhere and renamed into the run folder: no write here to
+        // tear; the kill comes right after it, so that the restart resumes from it.
+        if (!between && watch->moved_in().size() > moved_before) {
+          moved = watch->moved_in().back();
+          break;
+        }
       }
       if (early) {  // it finished before the kill: nothing to resume from at this point
         kill_group(pid);
@@ -143,6 +180,12 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
                                     : ended_before ? ", the write ended before the kill landed"
                                                    : "",
                                     steps));
+      } else if (watch && !moved.empty()) {
+        moved_whole = true;
+        notes.push_back(fmt::format(
+            "kill 1 sent right after {} was moved into the run folder whole (written elsewhere, then renamed: no "
+            "write in the run folder to tear; after step {})",
+            moved, steps));
       } else if (watch) {
         notes.push_back(fmt::format("kill 1 sent between writes (after step {})", steps));
       }
@@ -189,15 +232,47 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
   name_non_atomic();
   findings.insert(findings.end(), diagnosed.begin(), diagnosed.end());
   for (auto& f : unsafe_loads(resumed)) findings.push_back(std::move(f));
-  std::string diff = first_difference(straight, resumed);
-  if (diff.empty() && !diagnosed.empty()) diff = diagnosed.front().detail;
+  for (auto& f : model_only_resumes(resumed)) findings.push_back(std::move(f));
+  // The law is about values: every recorded value and the final parameters bitwise the
+  // uninterrupted run's. A digest of the state that departs while they all stay equal breaks
+  // nothing in this run: its findings become advice, naming what would make it matter.
+  const std::string values = first_difference(straight, resumed);
+  std::string diff = values.empty() ? final_params_difference(straight, resumed) : values;
+  if (diff.empty() && !diagnosed.empty()) {
+    for (auto& f : findings)
+      if (std::any_of(diagnosed.begin(), diagnosed.end(), [&](const Finding& d) { return d.id == f.id; })) {
+        f.advice = true;
+        f.detail +=
+            ". Every recorded value and the final parameters are still bitwise the uninterrupted run's: nothing in "
+            "this run depends on that state yet (it would with dropout, random augmentation, or DataLoader workers "
+            "seeded from it)";
+      }
+  } else if (values.empty() && !diff.empty() && !diagnosed.empty()) {
+    diff = fmt::format("{}; {}", diff, diagnosed.front().detail);  // the parameters parted after the steps
+  }
   const std::string where = notes.empty() ? "" : " (" + fmt::format("{}", fmt::join(notes, "; ")) + ")";
   if (!diff.empty()) return {name, false, diff + where};
-  if (!restarts.empty() && !any_resumed)
+  const int first_start = resumed.probe.empty() ? 0 : resumed.probe.front().start;
+  const bool saved_before_kill =
+      std::any_of(resumed.file_ops.begin(), resumed.file_ops.end(),
+                  [&](const ProbeFileOp& op) { return op.kind == "save" && op.start == first_start; });
+  const bool landed_in_write = moved_whole || !killed_writing.empty();
+  if (!restarts.empty() && !any_resumed) {
+    if (probed && !saved_before_kill)
+      return Law::not_tested(name,
+                             "the command saved nothing before it was killed, so its restarts rightly began "
+                             "again at the first step: nothing was resumed" +
+                                 where);
     return {name, false,
             "every restart began again at the first step: no checkpoint in the run folder was resumed from" + where};
-  if (std::none_of(notes.begin(), notes.end(), [](const auto& n) { return n.rfind("kill 1 sent while", 0) == 0; }))
-    return {name, false, "no kill landed during a write into the run folder" + where};
+  }
+  if (!landed_in_write)
+    return Law::not_tested(
+        name,
+        fmt::format("no kill landed during a write into the run folder, so a torn checkpoint was never put to a "
+                    "restart{}; more steps, or a checkpoint in the run folder ({{run_dir}}) within the run, give a "
+                    "kill its moment",
+                    where));
   return {name, true, fmt::format("{} steps, final parameters equal{}", resumed.steps.size(), where)};
 }
 

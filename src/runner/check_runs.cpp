@@ -81,8 +81,20 @@ fs::path probe_python_dir() {
 }
 
 WriteWatch::WriteWatch(const fs::path& dir) : dir_(dir), fd_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
-  if (fd_ < 0 || inotify_add_watch(fd_, dir.c_str(), IN_MODIFY | IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO) < 0)
-    throw std::runtime_error(fmt::format("inotify on {}: {}", dir.string(), std::strerror(errno)));
+  if (fd_ < 0) throw std::runtime_error(fmt::format("inotify on {}: {}", dir.string(), std::strerror(errno)));
+  watch(dir, "");
+}
+
+void WriteWatch::watch(const fs::path& dir, const std::string& prefix) {
+  const int wd = inotify_add_watch(fd_, dir.c_str(), IN_MODIFY | IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO);
+  if (wd < 0) {
+    if (prefix.empty()) throw std::runtime_error(fmt::format("inotify on {}: {}", dir.string(), std::strerror(errno)));
+    return;  // a folder gone before it could be watched: nothing in it to kill a write of
+  }
+  prefix_[wd] = prefix;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))  // what was made in it before the watch
+    if (e.is_directory(ec)) watch(e.path(), prefix + e.path().filename().string() + "/");
 }
 
 WriteWatch::~WriteWatch() {
@@ -98,14 +110,22 @@ std::vector<std::string> WriteWatch::drain(int ms) {
     if (n <= 0) break;
     for (ssize_t at = 0; at < n;) {
       const auto* e = reinterpret_cast<const inotify_event*>(buf + at);
-      const std::string name = e->len ? e->name : "";
+      at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+      const auto folder = prefix_.find(e->wd);
+      if (folder == prefix_.end()) continue;  // a watch the kernel dropped (its folder removed)
+      const std::string name = folder->second + (e->len ? e->name : "");
+      if (e->mask & IN_ISDIR) {
+        if (e->mask & (IN_CREATE | IN_MOVED_TO)) watch(dir_ / name, name + "/");
+        if (e->mask & IN_MOVED_TO) moved_.push_back(name + "/");
+        continue;
+      }
+      if (e->mask & IN_MOVED_TO) moved_.push_back(name);
       if (e->mask & IN_CLOSE_WRITE) {
         open_.erase(std::remove(open_.begin(), open_.end(), name), open_.end());
         closed.push_back(name);
       }
       if ((e->mask & (IN_MODIFY | IN_CREATE)) && std::find(open_.begin(), open_.end(), name) == open_.end())
         open_.push_back(name);
-      at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
     }
     ms = 0;
   }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -127,7 +128,9 @@ class StepCounter {
   size_t steps_ = 0;
 };
 
-// Watches a run folder for the command's writes (inotify): where a kill lands mid-write.
+// Watches a run folder and the folders made in it (a checkpoint-N/ of Trainer's, a save_state
+// folder) for the command's writes (inotify): where a kill lands mid-write. Files are named by
+// their path in the run folder ("checkpoint-8/optimizer.pt"); making a folder is not a write.
 class WriteWatch {
  public:
   explicit WriteWatch(const fs::path& dir);
@@ -139,12 +142,17 @@ class WriteWatch {
   std::vector<std::string> drain(int ms);
   // A file being written now (modified and not yet closed), or empty.
   std::string writing() const { return open_.empty() ? "" : open_.back(); }
+  // Files or folders renamed into the run folder since the watch began, whole (written
+  // elsewhere, then moved in: Lightning's checkpoints): a write no kill can tear.
+  const std::vector<std::string>& moved_in() const { return moved_; }
   uintmax_t size_of(const std::string& name) const;
 
  private:
+  void watch(const fs::path& dir, const std::string& prefix);
   fs::path dir_;
   int fd_;
-  std::vector<std::string> open_;
+  std::map<int, std::string> prefix_;  // watch descriptor -> its folder's path in the run folder ("" or "a/")
+  std::vector<std::string> open_, moved_;
 };
 
 }  // namespace trainproof

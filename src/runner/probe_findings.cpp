@@ -4,6 +4,7 @@
 #include "src/runner/probe_findings.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -17,6 +18,27 @@ namespace trainproof {
 namespace {
 
 constexpr const char* kResumeLaw = "exact resume";
+
+std::string parent_of(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+std::string name_of(const std::string& path) {
+  return path.substr(path.find_last_of('/') + 1);
+}
+
+// Whether a folder's name holds the number `n` on its own ("checkpoint-8", "step_8.tmp" for 8):
+// the step a restart reads back from the name (Trainer's get_last_checkpoint does).
+bool names_number(const std::string& name, int64_t n) {
+  const std::string digits = std::to_string(n);
+  for (size_t at = name.find(digits); at != std::string::npos; at = name.find(digits, at + 1)) {
+    const bool before = at == 0 || !std::isdigit(static_cast<unsigned char>(name[at - 1]));
+    const size_t end = at + digits.size();
+    const bool after = end == name.size() || !std::isdigit(static_cast<unsigned char>(name[end]));
+    if (before && after) return true;
+  }
+  return false;
+}
 
 std::vector<const ProbeStep*> steps_of_start(const RecordedTrace& t, int start) {
   std::vector<const ProbeStep*> out;
@@ -212,18 +234,56 @@ std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::s
     if (f.kind == "load" && !f.path.empty()) loaded.insert(f.path);
   for (const auto& f : resumed.file_ops) {
     if (f.kind != "save" || !loaded.count(f.path)) continue;
-    const std::string name = f.path.substr(f.path.find_last_of('/') + 1);
-    const bool confirmed = !killed_writing.empty() && killed_writing == name;
+    const std::string name = name_of(f.path);
+    const bool confirmed = !killed_writing.empty() &&
+                           (killed_writing == name || (killed_writing.size() > name.size() &&
+                                                       killed_writing.compare(killed_writing.size() - name.size() - 1,
+                                                                              name.size() + 1, "/" + name) == 0));
     Finding finding;
     finding.id = "non-atomic-checkpoint";
     finding.law = kResumeLaw;
     finding.where = f.where;
-    finding.detail = fmt::format(
-        "torch.save writes straight onto {}, the checkpoint a restart loads: a kill during the "
-        "write leaves it torn{}. Save to a temporary file in the same folder, then os.replace() it "
-        "onto {}",
-        name, confirmed ? " (kill 1 landed during that write)" : "", name);
+    const std::string landed = confirmed ? fmt::format(" (kill 1 landed during the write of {})", killed_writing) : "";
+    const std::string folder = name_of(parent_of(f.path));
+    // A new file in a folder named by its step: the folder is the checkpoint (Trainer's
+    // checkpoint-N/), written in place; a restart takes the newest folder, torn or not.
+    if (!f.existed && names_number(folder, f.seq))
+      finding.detail = fmt::format(
+          "the checkpoint folder {}/ is written in place ({} straight into it): a kill during the write leaves a torn "
+          "folder that a restart loads as the latest{}. Write the folder under a temporary name, then rename it",
+          folder, name, landed);
+    else
+      finding.detail = fmt::format(
+          "torch.save writes straight onto {}, the checkpoint a restart loads: a kill during the write leaves it "
+          "torn{}. Save to a temporary file in the same folder, then os.replace() it onto {}",
+          name, landed, name);
     return {finding};
+  }
+  return {};
+}
+
+std::vector<Finding> model_only_resumes(const RecordedTrace& resumed) {
+  const int first = resumed.probe.empty() ? 0 : resumed.probe.front().start;
+  for (const auto& load : resumed.file_ops) {
+    if (load.kind != "load" || load.start == first || load.path.empty()) continue;
+    for (const auto& save : resumed.file_ops) {
+      if (save.kind != "save" || save.path != load.path || save.checkpoint || save.needs.empty()) continue;
+      const std::set<std::string> holds = checkpoint_holds(resumed, save);
+      std::vector<std::string> missing;
+      for (const auto& need : save.needs)
+        if (!holds.count(need)) missing.push_back(need);
+      if (missing.empty()) continue;
+      Finding f;
+      f.id = "checkpoint-missing-state";
+      f.law = "checkpoints";
+      f.step = save.seq;
+      f.where = save.where;
+      f.detail = fmt::format(
+          "{}, which a restart loads, holds the model's state_dict alone: it lacks {} of the state this run has "
+          "({}), so the restart begins those afresh; save them all in the checkpoint",
+          name_of(save.path), fmt::join(missing, ", "), fmt::join(save.needs, ", "));
+      return {f};
+    }
   }
   return {};
 }
@@ -266,6 +326,18 @@ std::vector<Finding> unsafe_loads(const RecordedTrace& run) {
                       "torch.load(..., weights_only=False) runs whatever code the file's pickle holds: load "
                       "checkpoints with weights_only=True")};
   return {};
+}
+
+std::set<std::string> checkpoint_holds(const RecordedTrace& run, const ProbeFileOp& save) {
+  std::set<std::string> holds(save.holds.begin(), save.holds.end());
+  const std::string folder = parent_of(save.path);
+  if (save.path.empty()) return holds;
+  for (const auto& op : run.file_ops)
+    if (op.kind == "save" && op.start == save.start && op.seq == save.seq && parent_of(op.path) == folder)
+      holds.insert(op.holds.begin(), op.holds.end());
+  // A folder of its own named by the step (checkpoint-8/, step_8/) holds the step in its name.
+  if (save.seq > 0 && names_number(name_of(folder), save.seq)) holds.insert("step");
+  return holds;
 }
 
 std::vector<Finding> script_findings(const RecordedTrace& run) {
@@ -365,9 +437,10 @@ std::vector<Finding> script_findings(const RecordedTrace& run) {
     if (op.kind == "save" && op.checkpoint && !named.count("checkpoint-missing-state") &&
         std::any_of(run.probe.begin(), run.probe.end(),
                     [&](const ProbeStep& p) { return p.start == start && p.seq > op.seq; })) {
+      const std::set<std::string> holds = checkpoint_holds(run, op);
       std::vector<std::string> missing;
       for (const auto& need : op.needs)
-        if (std::find(op.holds.begin(), op.holds.end(), need) == op.holds.end()) missing.push_back(need);
+        if (!holds.count(need)) missing.push_back(need);
       if (!missing.empty())
         add(finding("checkpoint-missing-state", kCheckpointLaw, op.seq, op.where,
                     fmt::format("the checkpoint saved after step {} lacks {} of the state this run has ({}): a "

@@ -63,6 +63,16 @@ std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeD
 // `killed_writing`: the file kill 1 landed in the write of (empty: none), which confirms it.
 std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::string& killed_writing);
 
+// checkpoint-missing-state for a file a restart loads that holds a model's state_dict alone (a
+// dict of tensors, nothing beside it in its folder): the optimizer, the step and the RNG state
+// the run has are not resumed. Judged on the preempted run, where the restart's load shows.
+std::vector<Finding> model_only_resumes(const RecordedTrace& resumed);
+
+// What a checkpoint holds: the pieces of state of `save` and of every file saved beside it (the
+// same folder, after the same step: Trainer's checkpoint-N/, accelerate's save_state folder),
+// and the step where the folder is named by it.
+std::set<std::string> checkpoint_holds(const RecordedTrace& run, const ProbeFileOp& save);
+
 // The documents' mistakes in the script itself, from the probe's facts of the run's first
 // start (document 003, "Common mistakes"), each with its id, step and file:line:
 //   zero-grad-missing, eval-mode-forgotten, train-mode-forgotten, softmax-before-cross-entropy,

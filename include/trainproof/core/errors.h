@@ -1,7 +1,8 @@
 // The exit-code policy, in one place (the h5diff convention, plus one for our own failures):
 // 0 all pass, 1 mismatch or broken invariant, 2 bad input, 3 internal error (a scenario or
 // trainproof itself failed to run: not a change in the traces, so regenerating goldens is
-// never the answer to it).
+// never the answer to it). `check` adds 4: a law it could not test (no kill landed in a write,
+// nothing to compare), where nothing broke: neither a pass nor the team's failure.
 #pragma once
 
 #include <stdexcept>
@@ -9,7 +10,7 @@
 
 namespace trainproof {
 
-enum ExitCode : int { kExitOk = 0, kExitMismatch = 1, kExitBadInput = 2, kExitInternal = 3 };
+enum ExitCode : int { kExitOk = 0, kExitMismatch = 1, kExitBadInput = 2, kExitInternal = 3, kExitNotTested = 4 };
 
 // Bad input: a missing, corrupt or malformed golden or checkpoint, an unknown
 // scenario, a bad flag. The message names the file (and group/dataset) and the problem.

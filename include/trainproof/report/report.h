@@ -18,7 +18,8 @@ namespace trainproof {
 // A verdict's status, one for every kind of check: a series against its golden (pass, FAIL,
 // MISSING, NEW, LENGTH, DTYPE: compare.h's verdicts), an invariant, a law or a finding (pass,
 // BROKEN), a run (BAD INPUT, ERROR); and neither pass nor fail: skipped (the scenario cannot
-// run here), NOT VERIFIED (no golden for this device yet). Said but never broken: advice (a
+// run here), NOT VERIFIED (no golden for this device yet), NOT TESTED (a law of check's that
+// could not be put to the test: no kill landed in a write). Said but never broken: advice (a
 // law of check's band lane, a finding the documents give as advice) and allowed (a finding
 // accepted knowingly, check --allow); both count as passed.
 enum class Status {
@@ -33,11 +34,12 @@ enum class Status {
   kError,
   kSkipped,
   kNotVerified,
+  kNotTested,
   kAdvice,
   kAllowed  // the last (status_from_text reads back every status up to it)
 };
 // As the reports print it and the JSON holds it: "pass", "FAIL", ..., "BAD INPUT", "skipped", "NOT VERIFIED",
-// "advice", "allowed".
+// "NOT TESTED", "advice", "allowed".
 const char* status_text(Status s);
 // status_text() read back (a verdict that crossed a process boundary as text); nullopt for any
 // other text.
@@ -70,7 +72,9 @@ struct ReportEntry {
         tolerance(std::move(tolerance_)),
         detail(std::move(detail_)) {}
   bool passed() const { return status == Status::kPass || status == Status::kAdvice || status == Status::kAllowed; }
-  bool skipped() const { return status == Status::kSkipped || status == Status::kNotVerified; }
+  bool skipped() const {
+    return status == Status::kSkipped || status == Status::kNotVerified || status == Status::kNotTested;
+  }
   bool failed() const { return !passed() && !skipped(); }
 };
 
@@ -252,7 +256,8 @@ struct CheckReport {
   std::optional<CheckGoldenWrite> golden;  // --regen
   std::string kept;                        // --keep: where the runs are
 };
-// 1 when a law or a finding breaks, or the golden was refused; else 0.
+// 1 when a law or a finding breaks, or the golden was refused; else 4 when a law could not be
+// tested (NOT TESTED); else 0.
 int exit_code(const CheckReport& r);
 
 }  // namespace trainproof

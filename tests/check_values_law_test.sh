@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The exact-resume law is about values (tests/data/loops/rng_unused.py): a restart whose torch
+# RNG state departs while every recorded value and the final parameters stay bitwise equal holds
+# the law, the missing RNG state given as advice; with a Dropout drawing from that RNG
+# (--mistake dropout) the values depart and the same missing state breaks the law.
+#   check_values_law_test.sh TRAINPROOF_BIN PYTHON none|dropout
+set -uo pipefail
+bin=$1 py=$2 mistake=$3
+script=$(cd "$(dirname "$0")" && pwd)/data/loops/rng_unused.py
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
+env -u PYTHONPATH "$bin" check --runs 1 --kills 1 --seed 3 --resume-args --resume -- "$py" "$script" \
+  --out '{run_dir}' --mistake "$mistake" >"$tmp/out.log" 2>&1
+rc=$?
+if [ "$mistake" = none ]; then
+  [ "$rc" -eq 0 ] || fail "exit $rc, expected 0: a state nothing depends on broke the resume"
+  grep -q "^held     exact resume" "$tmp/out.log" || fail "exact resume not held"
+  grep -q "^advice   \[resume-missing-rng-state\] exact resume at step 9 " "$tmp/out.log" ||
+    fail "the missing RNG state is not given as advice at step 9"
+  grep -q "nothing in this run depends on that state yet" "$tmp/out.log" || fail "the advice does not say why"
+else
+  [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
+  grep -q "^BROKEN   exact resume" "$tmp/out.log" || fail "exact resume not broken"
+  grep -q "^BROKEN   \[resume-missing-rng-state\] exact resume at step 9 " "$tmp/out.log" ||
+    fail "resume-missing-rng-state not BROKEN at step 9"
+fi
+echo "exact resume with $mistake: as expected (exit $rc)"
+echo "1 passed, 0 failed"
