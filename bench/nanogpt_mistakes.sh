@@ -7,6 +7,8 @@
 # with its step, file:line and the text of that line (a deleted line is named where its absence
 # shows: a forgotten zero_grad at the next backward, a forgotten eval() at the forward).
 #   bench/nanogpt_mistakes.sh NANOGPT_DIR [PYTHON] [TRAINPROOF_BIN]
+# NANOGPT_COMPILE=True runs every row with nanoGPT's --compile=True (torch.compile, inductor, its
+# default): the verdicts must be the rows' eager ones.
 # NANOGPT_DIR holds train.py, model.py, configurator.py; the tiny data set (20,000 random
 # tokens of a 65-token vocabulary) is made beside them when absent. Each run takes a Python
 # start and 30 iterations of a one-layer model on the CPU.
@@ -15,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 src=$(cd "$1" && pwd) py=${2:-$HOME/.cache/trainproof/venv-torch-2.14.1/bin/python} bin=${3:-$root/build/trainproof}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-args=(--dataset=tiny --device=cpu --compile=False --dtype=float32 --n_layer=1 --n_head=2 --n_embd=32
+args=(--dataset=tiny --device=cpu --compile="${NANOGPT_COMPILE:-False}" --dtype=float32 --n_layer=1 --n_head=2 --n_embd=32
       --block_size=32 --batch_size=4 --max_iters=30 --lr_decay_iters=30 --warmup_iters=5 --eval_interval=10
       --eval_iters=2 --log_interval=10 --dropout=0.1)
 if [ ! -f "$src/data/tiny/train.bin" ]; then
