@@ -91,26 +91,34 @@ std::string final_params_difference(const RecordedTrace& straight, const Recorde
 
 }  // namespace
 
-// The preempted run: killed at each of `at` (recorded step counts), the first kill on a write
-// into the run folder; restarted after each kill until it finishes.
-Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
-               std::vector<Finding>& findings) {
+namespace {
+
+// One preempted run of the command, named `run` in the work folder. Kill 1 lands on a write into
+// the run folder, or, `away_from_writes`, once a write has ended and none is under way (where a
+// restart died on the checkpoint kill 1 tore: the rest of the resume is diagnosed from an intact
+// one). `torn`: set when a restart failed after kill 1 landed in a non-atomic checkpoint's write.
+Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
+                  std::vector<Finding>& findings, const std::string& run, bool away_from_writes, bool& torn) {
   const std::string name =
       fmt::format("exact resume: SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", kills);
   const size_t total = straight.steps.size();
   if (total < 2) return Law::not_tested(name, fmt::format("the command records {} step(s): nowhere to kill it", total));
   const std::vector<size_t> at = plan_kills(straight, kills, seed);
-  const Run r = launch.make("preempted");
+  const Run r = launch.make(run);
   StepCounter counter(r.trace);
   std::string killed_writing;  // the file kill 1 landed in the write of
   bool moved_whole = false;    // kill 1 came right after a checkpoint was renamed into the run folder
   // A checkpoint written straight over the one a restart loads (the probe saw both).
+  // Whether it named one.
   const auto name_non_atomic = [&] {
     std::error_code ec;
-    if (!fs::exists(r.trace, ec)) return;
+    if (!fs::exists(r.trace, ec)) return false;
     try {
-      for (auto& f : non_atomic_saves(read_recorded_trace(r.trace), killed_writing)) findings.push_back(std::move(f));
+      const auto found = non_atomic_saves(read_recorded_trace(r.trace), killed_writing);
+      findings.insert(findings.end(), found.begin(), found.end());
+      return !found.empty();
     } catch (const BadInput&) {
+      return false;
     }
   };
   std::vector<std::string> notes;
@@ -124,26 +132,28 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
       // check-kill-between-writes, the negative control, on a moment when nothing is written).
       std::optional<WriteWatch> watch;
       if (k == 0) watch.emplace(r.dir);
-      const bool between = fault_injected("check-kill-between-writes");
+      const bool between = away_from_writes || fault_injected("check-kill-between-writes");
       std::string target, moved;
       std::optional<int> early;
-      bool armed = false;       // at[k] steps recorded: from here on the first write is the moment
-      size_t moved_before = 0;  // what had been moved into the run folder whole when armed
+      bool armed = false;              // at[k] steps recorded: from here on the first write is the moment
+      size_t moved_before = 0;         // what had been moved into the run folder whole when armed
+      bool wrote = !away_from_writes;  // away from writes: once a write has ended since arming
       while (!(early = poll_exit(pid))) {
         if (!watch) {
           if (counter.now() >= at[k]) break;  // a kill at a recorded step
           std::this_thread::sleep_for(std::chrono::milliseconds(2));
           continue;
         }
-        watch->drain(2);
+        const bool closed = !watch->drain(2).empty();
         // Counting steps re-reads the trace: once armed, nothing but the watch stands between
         // a write's first event and the stop (a checkpoint's write can take 2 ms).
         if (!armed) {
           if (!(armed = counter.now() >= at[k])) continue;
           moved_before = watch->moved_in().size();
         }
+        wrote = wrote || closed || watch->moved_in().size() > moved_before;
         target = watch->writing();
-        if (target.empty() == between) break;
+        if (target.empty() == between && wrote) break;
         // A checkpoint written elsewhere and renamed into the run folder: no write here to
         // tear; the kill comes right after it, so that the restart resumes from it.
         if (!between && watch->moved_in().size() > moved_before) {
@@ -153,7 +163,7 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
       }
       if (early) {  // it finished before the kill: nothing to resume from at this point
         kill_group(pid);
-        if (*early != 0) name_non_atomic();
+        if (*early != 0) torn = name_non_atomic() && k > 0 && !killed_writing.empty();
         if (*early != 0)
           return {name, false,
                   fmt::format("{} failed (exit {}): the loop is not preemption-safe; its output ends:\n{}",
@@ -187,13 +197,15 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
             "write in the run folder to tear; after step {})",
             moved, steps));
       } else if (watch) {
-        notes.push_back(fmt::format("kill 1 sent between writes (after step {})", steps));
+        notes.push_back(fmt::format("kill 1 sent {} (after step {})",
+                                    away_from_writes ? "once a write had ended, away from any" : "between writes",
+                                    steps));
       }
       progress.note(fmt::format("preempted run SIGKILLed ({} of {}) after {} recorded steps", k + 1, at.size(), steps));
       continue;
     }
     const int code = launch.finish(pid, r);
-    if (code != 0) name_non_atomic();
+    if (code != 0) torn = name_non_atomic() && !killed_writing.empty();
     if (code != 0)
       return {name, false,
               fmt::format("the restart after {} kill(s) failed (exit {}): the loop is not preemption-safe; its "
@@ -274,6 +286,25 @@ Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills,
                     "kill its moment",
                     where));
   return {name, true, fmt::format("{} steps, final parameters equal{}", resumed.steps.size(), where)};
+}
+
+}  // namespace
+
+// The preempted run (check_laws.h). Where a restart dies on the checkpoint kill 1 tore (a
+// non-atomic save), the law is broken, and one more run, killed once away from any write, shows
+// the rest of the resume in the same check: what a restart from an intact checkpoint misses.
+Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
+               std::vector<Finding>& findings) {
+  bool torn = false;
+  Law law = preempted_run(launch, straight, kills, seed, progress, findings, "preempted", false, torn);
+  if (!torn || law.passed()) return law;
+  progress.note("a restart died on the torn checkpoint: one more run, killed once away from any write, for the rest");
+  bool again_torn = false;
+  const Law again =
+      preempted_run(launch, straight, 1, seed, progress, findings, "preempted-away-from-writes", true, again_torn);
+  law.detail += fmt::format("\n    Killed once more away from any write (a run of its own): {}: {}",
+                            law_status_text(again.status), again.detail);
+  return law;
 }
 
 }  // namespace trainproof
