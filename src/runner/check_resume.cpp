@@ -83,15 +83,11 @@ std::vector<size_t> plan_kills(const RecordedTrace& straight, int kills, uint64_
 // The final parameters of the two runs, where the probe digested them at exit: "" when equal
 // (or not both digested).
 std::string final_params_difference(const RecordedTrace& straight, const RecordedTrace& resumed) {
-  for (const auto& [k, v] : straight.final_digests)
-    if (k.rfind("params", 0) == 0 && resumed.final_digests.count(k) && resumed.final_digests.at(k) != v)
-      return fmt::format("the final parameters differ ({} digest {} vs {})", k, v, resumed.final_digests.at(k));
-  return "";
+  const std::string k = differing_final_digest(straight, resumed);
+  if (k.empty()) return "";
+  return fmt::format("the final parameters differ ({} digest {} vs {})", k, straight.final_digests.at(k),
+                     resumed.final_digests.at(k));
 }
-
-}  // namespace
-
-namespace {
 
 // One preempted run of the command, named `run` in the work folder. Kill 1 lands on a write into
 // the run folder, or, `away_from_writes`, once a write has ended and none is under way (where a
@@ -241,27 +237,26 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
       notes.push_back(fmt::format("restart {} logged step {} first", i + 1, steps.front()));
     }
   }
-  name_non_atomic();
-  findings.insert(findings.end(), diagnosed.begin(), diagnosed.end());
-  for (auto& f : unsafe_loads(resumed)) findings.push_back(std::move(f));
-  for (auto& f : model_only_resumes(resumed)) findings.push_back(std::move(f));
   // The law is about values: every recorded value and the final parameters bitwise the
   // uninterrupted run's. A digest of the state that departs while they all stay equal breaks
   // nothing in this run: its findings become advice, naming what would make it matter.
   const std::string values = first_difference(straight, resumed);
   std::string diff = values.empty() ? final_params_difference(straight, resumed) : values;
-  if (diff.empty() && !diagnosed.empty()) {
-    for (auto& f : findings)
-      if (std::any_of(diagnosed.begin(), diagnosed.end(), [&](const Finding& d) { return d.id == f.id; })) {
-        f.advice = true;
-        f.detail +=
-            ". Every recorded value and the final parameters are still bitwise the uninterrupted run's: nothing in "
-            "this run depends on that state yet (it would with dropout, random augmentation, or DataLoader workers "
-            "seeded from it)";
-      }
-  } else if (values.empty() && !diff.empty() && !diagnosed.empty()) {
+  if (diff.empty()) {
+    for (auto& f : diagnosed) {
+      f.advice = true;
+      f.detail +=
+          ". Every recorded value and the final parameters are still bitwise the uninterrupted run's: nothing in "
+          "this run depends on that state yet (it would with dropout, random augmentation, or DataLoader workers "
+          "seeded from it)";
+    }
+  } else if (values.empty() && !diagnosed.empty()) {
     diff = fmt::format("{}; {}", diff, diagnosed.front().detail);  // the parameters parted after the steps
   }
+  name_non_atomic();
+  findings.insert(findings.end(), diagnosed.begin(), diagnosed.end());
+  for (auto& f : unsafe_loads(resumed)) findings.push_back(std::move(f));
+  for (auto& f : model_only_resumes(resumed)) findings.push_back(std::move(f));
   const std::string where = notes.empty() ? "" : " (" + fmt::format("{}", fmt::join(notes, "; ")) + ")";
   if (!diff.empty()) return {name, false, diff + where};
   const int first_start = resumed.probe.empty() ? 0 : resumed.probe.front().start;

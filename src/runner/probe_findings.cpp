@@ -235,10 +235,7 @@ std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::s
   for (const auto& f : resumed.file_ops) {
     if (f.kind != "save" || !loaded.count(f.path)) continue;
     const std::string name = name_of(f.path);
-    const bool confirmed = !killed_writing.empty() &&
-                           (killed_writing == name || (killed_writing.size() > name.size() &&
-                                                       killed_writing.compare(killed_writing.size() - name.size() - 1,
-                                                                              name.size() + 1, "/" + name) == 0));
+    const bool confirmed = !killed_writing.empty() && name_of(killed_writing) == name;
     Finding finding;
     finding.id = "non-atomic-checkpoint";
     finding.law = kResumeLaw;
@@ -268,10 +265,7 @@ std::vector<Finding> model_only_resumes(const RecordedTrace& resumed) {
     if (load.kind != "load" || load.start == first || load.path.empty()) continue;
     for (const auto& save : resumed.file_ops) {
       if (save.kind != "save" || save.path != load.path || save.checkpoint || save.needs.empty()) continue;
-      const std::set<std::string> holds = checkpoint_holds(resumed, save);
-      std::vector<std::string> missing;
-      for (const auto& need : save.needs)
-        if (!holds.count(need)) missing.push_back(need);
+      const std::vector<std::string> missing = checkpoint_lacks(resumed, save);
       if (missing.empty()) continue;
       Finding f;
       f.id = "checkpoint-missing-state";
@@ -330,14 +324,22 @@ std::vector<Finding> unsafe_loads(const RecordedTrace& run) {
 
 std::set<std::string> checkpoint_holds(const RecordedTrace& run, const ProbeFileOp& save) {
   std::set<std::string> holds(save.holds.begin(), save.holds.end());
-  const std::string folder = parent_of(save.path);
   if (save.path.empty()) return holds;
+  const std::string folder = parent_of(save.path);
   for (const auto& op : run.file_ops)
     if (op.kind == "save" && op.start == save.start && op.seq == save.seq && parent_of(op.path) == folder)
       holds.insert(op.holds.begin(), op.holds.end());
   // A folder of its own named by the step (checkpoint-8/, step_8/) holds the step in its name.
   if (save.seq > 0 && names_number(name_of(folder), save.seq)) holds.insert("step");
   return holds;
+}
+
+std::vector<std::string> checkpoint_lacks(const RecordedTrace& run, const ProbeFileOp& save) {
+  const std::set<std::string> holds = checkpoint_holds(run, save);
+  std::vector<std::string> missing;
+  for (const auto& need : save.needs)
+    if (!holds.count(need)) missing.push_back(need);
+  return missing;
 }
 
 std::vector<Finding> script_findings(const RecordedTrace& run) {
@@ -437,10 +439,7 @@ std::vector<Finding> script_findings(const RecordedTrace& run) {
     if (op.kind == "save" && op.checkpoint && !named.count("checkpoint-missing-state") &&
         std::any_of(run.probe.begin(), run.probe.end(),
                     [&](const ProbeStep& p) { return p.start == start && p.seq > op.seq; })) {
-      const std::set<std::string> holds = checkpoint_holds(run, op);
-      std::vector<std::string> missing;
-      for (const auto& need : op.needs)
-        if (!holds.count(need)) missing.push_back(need);
+      const std::vector<std::string> missing = checkpoint_lacks(run, op);
       if (!missing.empty())
         add(finding("checkpoint-missing-state", kCheckpointLaw, op.seq, op.where,
                     fmt::format("the checkpoint saved after step {} lacks {} of the state this run has ({}): a "
@@ -539,8 +538,13 @@ std::string first_probe_difference(const RecordedTrace& a, const RecordedTrace& 
   }
   if (a.probe.size() != b.probe.size())
     return fmt::format("{} optimizer steps in one run, {} in the other", a.probe.size(), b.probe.size());
+  if (const std::string k = differing_final_digest(a, b); !k.empty()) return fmt::format("the final {} differ", k);
+  return "";
+}
+
+std::string differing_final_digest(const RecordedTrace& a, const RecordedTrace& b) {
   for (const auto& [k, v] : a.final_digests)
-    if (b.final_digests.count(k) && b.final_digests.at(k) != v) return fmt::format("the final {} differ", k);
+    if (b.final_digests.count(k) && b.final_digests.at(k) != v) return k;
   return "";
 }
 

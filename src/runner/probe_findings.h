@@ -72,6 +72,8 @@ std::vector<Finding> model_only_resumes(const RecordedTrace& resumed);
 // same folder, after the same step: Trainer's checkpoint-N/, accelerate's save_state folder),
 // and the step where the folder is named by it.
 std::set<std::string> checkpoint_holds(const RecordedTrace& run, const ProbeFileOp& save);
+// What the run has that the checkpoint `save` belongs to does not hold, in the order of its needs.
+std::vector<std::string> checkpoint_lacks(const RecordedTrace& run, const ProbeFileOp& save);
 
 // The documents' mistakes in the script itself, from the probe's facts of the run's first
 // start (document 003, "Common mistakes"), each with its id, step and file:line:
@@ -105,5 +107,8 @@ std::optional<PartingOp> parting_op_after_restart(const std::vector<ProbeOp>& re
 // The first step where two uninterrupted runs' probe records differ, and what differs there
 // ("" when they agree): the determinism law's evidence beyond the scalar series.
 std::string first_probe_difference(const RecordedTrace& a, const RecordedTrace& b);
+// The first of the probe's final digests (the parameters at exit) both runs hold and that differs:
+// its key ("params", "params.1"), or "" where none does.
+std::string differing_final_digest(const RecordedTrace& a, const RecordedTrace& b);
 
 }  // namespace trainproof
