@@ -13,9 +13,9 @@ Per optimizer step (a global optimizer step pre-hook, so before the update) one 
   - loss: the scalars backward was called on since the last step, summed, with an enabled
     GradScaler's scale divided out;
   - lr per param group; grad_norm where the script clips (clip_grad_norm_'s result);
-  - digests: exact (every bit of every tensor), computed where the tensors live: on the host a
-    BLAKE2b of the bytes, on a GPU a position-weighted integer sum of the bit patterns reduced
-    on the device (no copy of the weights to the host);
+  - digests: exact (every bit of every tensor), computed where the tensors live: a SHA-256 of
+    the bytes of a small tensor on the host; for a large one, and any on a GPU, position-weighted
+    integer sums of its 64-bit words, reduced where it lives (see _Digest);
   - batch: the tensor inputs of the step's outermost forward calls made with grad enabled.
 At every torch.save: {"kind": "save", "path", "existed", "keys", "where"}, written before the
 save starts, so that a kill during it still leaves the record. At exit: {"kind": "final"}.
@@ -32,6 +32,7 @@ import hashlib
 import math
 import os
 import sys
+import time
 import weakref
 
 _DIGEST_BYTES = 8
@@ -157,14 +158,27 @@ def _bias_or_norm(p):
 
 
 class _Digest:
-    """An exact digest of tensors and plain values; device tensors are reduced on their device."""
+    """An exact digest of tensors and plain values. Small tensors go into a SHA-256 of their bytes;
+    large ones, and every tensor on a device, are reduced where they live to two position-weighted
+    sums of their 64-bit words (mod 2**64), so that nothing is copied and a step's parameters and
+    optimizer state cost a few passes of vectorized integer arithmetic instead of a hash's rounds.
 
-    def __init__(self, torch):
+    Exact in the sense that matters here: a change to any one word always changes the first sum
+    (its weight is odd), and the second sum, over the words shifted down by 32 bits, sees the high
+    halves where the first is weakest (a change confined to the top bits of an even number of
+    words). Integer sums wrap the same way in any order, so no thread count changes a digest."""
+
+    _HOST_BYTES = 1 << 16  # below this, hashing the bytes costs less than a reduction's start
+    _WORDS = 1 << 20  # words reduced at once: bounds what is held per device (2 x 8 MiB)
+    _weights = {}  # device -> (the odd weights 1, 3, 5, ..., a buffer), _WORDS words each
+
+    def __init__(self, torch, high_halves=True):
         self._torch = torch
+        self._high_halves = high_halves  # the second sum: off for the optimizer state (see _optimizer_state)
         # SHA-256: OpenSSL's, with the CPU's SHA instructions where it has them (x86's SHA-NI,
         # ARMv8's): about 1.5x blake2b's speed on a step's parameters and optimizer state.
         self._host = hashlib.sha256()
-        self._device = []  # 0-d int64 tensors on a device, fetched in one copy
+        self._sums = []  # 0-d int64 tensors, read in one go (one copy from a device) by hex()
 
     def value(self, v):
         self._host.update(repr(v).encode())
@@ -172,6 +186,10 @@ class _Digest:
     def tensor(self, t):
         torch = self._torch
         t = t.detach()
+        if t.dim() == 0 and t.device.type == "cpu" and t.layout == torch.strided and not t.is_quantized:
+            # a step counter, a scale: its value says every bit of it (repr round-trips a float exactly)
+            self._host.update(f"{t.dtype}:{t.item()!r}".encode())
+            return
         self._host.update(f"{t.dtype}{tuple(t.shape)}".encode())
         if t.numel() == 0:
             return
@@ -181,21 +199,41 @@ class _Digest:
         if flat.dtype == torch.bool:
             flat = flat.to(torch.uint8)
         raw = flat.view(torch.uint8)
-        if raw.device.type == "cpu":
+        if raw.device.type == "cpu" and (raw.numel() < self._HOST_BYTES or raw.numel() % 8):
             self._host.update(raw.numpy().data)
             return
-        # Four bytes a word where the view can be taken: a half or byte tensor may start at a byte
-        # offset that int32 cannot view from.
-        words = raw.view(torch.int32) if raw.numel() % 4 == 0 and raw.storage_offset() % 4 == 0 else raw
-        w = words.to(torch.int64)
-        pos = torch.arange(w.numel(), device=w.device, dtype=torch.int64)
-        self._device.append((w * (pos * 2 + 1) + pos).sum())  # wraps mod 2**64: exact, order-sensitive
+        # Eight bytes a word where the size allows (a half or byte tensor may hold a count that int64
+        # cannot view), else the widest word that can, widened a part at a time. The word is chosen by
+        # the size alone, so that equal tensors digest equal wherever they start in their storage.
+        size, dtype = next((n, d) for n, d in ((8, torch.int64), (4, torch.int32), (2, torch.int16), (1, torch.uint8))
+                           if raw.numel() % n == 0)
+        if raw.storage_offset() % size:
+            raw = raw.clone()  # a view from an offset the word cannot start at
+        words = raw.view(dtype)
+        weights, high = self._scratch(raw.device)
+        cpu = raw.device.type == "cpu"
+        for at in range(0, words.numel(), self._WORDS):  # each part's sums in order: parts cannot swap
+            part = words[at:at + self._WORDS].to(torch.int64)  # a view where the words are int64 already
+            n = part.numel()
+            parts = [part]
+            if words.dtype == torch.int64 and self._high_halves:  # a narrower word has no high half to miss
+                parts.append(torch.bitwise_right_shift(part, 32, out=high[:n]))
+            for x in parts:  # integer dot on the host; CUDA has none, so multiply and sum
+                self._sums.append(torch.dot(x, weights[:n]) if cpu else (x * weights[:n]).sum())
+
+    def _scratch(self, device):
+        """The odd weights 1, 3, 5, ... and a buffer for the high halves, of _WORDS words, made once a device."""
+        if device not in self._weights:
+            torch = self._torch
+            self._weights[device] = (torch.arange(self._WORDS, device=device, dtype=torch.int64) * 2 + 1,
+                                     torch.empty(self._WORDS, device=device, dtype=torch.int64))
+        return self._weights[device]
 
     def hex(self):
-        if self._device:
-            for v in self._torch.stack(self._device).cpu().tolist():
+        if self._sums:
+            for v in self._torch.stack(self._sums).cpu().tolist():
                 self._host.update(int(v).to_bytes(8, "little", signed=True))
-            self._device = []
+            self._sums = []
         return self._host.hexdigest()[:2 * _DIGEST_BYTES]
 
 
@@ -233,6 +271,10 @@ class _Probe:
         self.scaled_step = self.unscaled_step = False  # an enabled scaler's scale()/unscale_() this step
         self.ce_calls = 0
         self.facts_said = set()
+        # TRAINPROOF_PROBE_CLOCK=1 (bench/probe_cost.py): the time spent in the probe's own work,
+        # said on stderr at exit beside the steps it observed.
+        self.clock_s = 0.0 if os.environ.get("TRAINPROOF_PROBE_CLOCK") == "1" else None
+        self.clock_inside = False
         self.seeded = False
         self.rng_at_install = torch.get_rng_state()
         self.rng_at_first_step = None
@@ -269,6 +311,14 @@ class _Probe:
     # -- staying out of the script's way ---------------------------------------------------------
     def _safely(self, observe, *args, **kwargs):
         """Runs one observation of the probe; a failure in it is reported once and swallowed."""
+        if self.clock_s is not None and not self.clock_inside:  # the outermost observation: timed
+            self.clock_inside = True
+            t0 = time.perf_counter()
+            try:
+                return self._safely(observe, *args, **kwargs)
+            finally:
+                self.clock_s += time.perf_counter() - t0
+                self.clock_inside = False
         try:
             return observe(*args, **kwargs)
         except Exception as e:
@@ -783,7 +833,11 @@ class _Probe:
         return d
 
     def _optimizer_state(self, optimizer):
-        d = _Digest(self.torch)
+        # The first sum alone: a third less of the probe's cost a step at nanoGPT's size (the state
+        # is twice the parameters, for Adam). What a diagnosis asks of it is whether a restart
+        # restored the state, and a state that was not restored differs in every word, not in
+        # the top bits of a few (bench/probe_cost.py).
+        d = _Digest(self.torch, high_halves=False)
         for g in optimizer.param_groups:
             for p in g["params"]:
                 state = optimizer.state.get(p, {})
@@ -861,3 +915,5 @@ class _Probe:
             digests[f"params.{i}" if i else "params"] = self._params(opt).hex()
         self._write({"kind": "final", "digests": digests})
         self.rec.close()
+        if self.clock_s is not None:
+            print(f"trainproof probe: {self.clock_s * 1e3:.1f} ms of its own over {self.seq} steps", file=sys.stderr)
