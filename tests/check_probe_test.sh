@@ -17,15 +17,19 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
-# Each wanted finding printed BROKEN, at the step and line the probe saw it.
+# Each wanted finding printed BROKEN, at the step and line the probe saw it: the torch.save onto
+# the live checkpoint, or the optimizer step of the step the restart resumed at.
+line_of() { grep -nF -- "$1" "$src/examples/python_plain/train.py" | head -1 | cut -d: -f1; }
 named_at_its_line() {
-  local id=$1
+  local id=$1 at
   grep -q "^BROKEN   \[$id\] exact resume" "$tmp/out.log" || fail "$id is not printed as BROKEN"
   case $id in
-    non-atomic-checkpoint) grep -A1 "\[$id\]" "$tmp/out.log" | grep -q "(train.py:[0-9]*)" \
-                             || fail "$id names no line of train.py" ;;
-    *) grep -q "\[$id\] exact resume at step [0-9]* (train.py:[0-9]*)" "$tmp/out.log" \
-         || fail "$id names no step and line of train.py"
+    non-atomic-checkpoint) grep -A1 "\[$id\]" "$tmp/out.log" | grep -qF "(train.py:$(line_of "torch.save(state, ckpt)"))" \
+                             || fail "$id is not named at the torch.save onto the checkpoint" ;;
+    *) at=$(sed -n 's/.*restart 1 resumed at step \([0-9]*\) (.*/\1/p' "$tmp/out.log" | head -1)
+       [ -n "$at" ] || fail "restart 1 did not say where it resumed"
+       grep -qF "[$id] exact resume at step $at (train.py:$(line_of "scaler.step(opt)"))" "$tmp/out.log" \
+         || fail "$id is not named at step $at, where restart 1 resumed, on scaler.step(opt)"
        grep -A1 "\[$id\]" "$tmp/out.log" | grep -q "the first after restart" \
          || fail "$id is not at the first step after a restart" ;;
   esac
@@ -56,7 +60,8 @@ if [ -z "$want" ]; then
   [ "$rc" -eq 0 ] || fail "the correct script broke a law (exit $rc)"
   [ -z "$ids" ] || fail "the correct script drew findings: $ids"
   grep -q "^held     exact resume" "$tmp/out.log" || fail "exact resume not held"
-  grep -q "restart 1 resumed at step [1-9]" "$tmp/out.log" || fail "no restart resumed past step 1"
+  # Past step 1: a restart that began again from scratch resumes "at step 1" and tests nothing.
+  grep -Eq "restart 1 resumed at step ([2-9]|[1-9][0-9]+) " "$tmp/out.log" || fail "no restart resumed past step 1"
 else
   [ "$rc" -eq 1 ] || fail "exit $rc with $mistake planted, expected 1"
   [ "$(tr ' ' '\n' <<<"$ids" | sort | tr '\n' ' ')" = "$(tr ',' '\n' <<<"$want" | sort | tr '\n' ' ')" ] \

@@ -8,6 +8,8 @@
 # is the negative control of the kill-during-write: the correct loop, with the first kill moved
 # off every write (TRAINPROOF_INJECT_FAULT). Evidence that a kill really landed during a write
 # comes from the loop itself, not from check: on restart it reports the ckpt.pt.tmp it found.
+# CHECK_FINDINGS: the finding ids (comma-separated, "-" for none) the probe must name, exactly,
+# where it records the loop (the Python loop); unset for a loop without the probe.
 # CHECK_KEEP: keep the runs there (the correct loop's uninterrupted trace, which the resume
 # cases then take as CHECK_REFERENCE instead of running the loop uninterrupted twice again).
 set -uo pipefail
@@ -59,6 +61,11 @@ case $mistake in
     grep -A1 "^BROKEN   $law" "$tmp/out.log" | grep -qF -- "$says" || fail "the broken law does not say '$says'"
     ;;
 esac
-python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$tmp/r.json" || fail "no JSON report"
+ids=$(python3 -c "import json, sys; print(','.join(sorted(f['id'] for f in json.load(open(sys.argv[1]))['findings'])))" \
+  "$tmp/r.json") || fail "no JSON report with a findings list"
+if [ -n "${CHECK_FINDINGS:-}" ]; then
+  want=$(tr ',' '\n' <<<"${CHECK_FINDINGS#-}" | sed '/^$/d' | sort | paste -sd,)
+  [ "$ids" = "$want" ] || fail "findings '$ids', expected exactly '$want'"
+fi
 echo "check $mistake: ok"
 echo "1 passed, 0 failed"

@@ -45,6 +45,8 @@ same=$?
 cat "$tmp/out.log"
 if [ "$control" = control ]; then
   [ "$same" -ne 0 ] || fail "a probe that draws random numbers left the results bitwise equal: the comparison is blind"
+  # Caught by the comparison itself, not by a load error or a crash before it.
+  grep -q "differs$" "$tmp/out.log" || fail "the control failed for another reason than differing parameters"
 else
   [ "$same" -eq 0 ] || fail "the final parameters differ with the probe"
 fi

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "src/runner/probe_findings.h"
@@ -135,6 +136,45 @@ TEST(ProbeFindingsTest, AfterARestartTheFirstOpWithEqualInputsAndDifferentOutput
   EXPECT_FALSE(parting_op_after_restart(restart, straight));
 }
 
+// A probe step of start `start`, its `seq`th, with these parameters and a torch RNG state.
+ProbeStep step_of(int start, int64_t seq, const std::string& params, const std::string& rng = "r") {
+  ProbeStep p;
+  p.start = start;
+  p.seq = seq;
+  p.digests = {{"params", params}, {"rng.torch", rng}, {"rng.numpy", "n"}, {"scheduler", "s"}};
+  return p;
+}
+
+// Restart 1 departs (its RNG not restored) and saves; restart 2 loads that checkpoint. Its
+// parameters are no step of the uninterrupted run's but one of restart 1's: it resumed there,
+// not "at step 1" by the digests that never change. And a restart that found no checkpoint is
+// said to have begun again.
+TEST(ProbeFindingsTest, ARestartIsAlignedWithTheEarlierRestartWhoseCheckpointItLoaded) {
+  RecordedTrace straight, resumed;
+  for (int64_t s = 1; s <= 30; ++s) straight.probe.push_back(step_of(1, s, fmt::format("p{}", s), "r0"));
+  for (int64_t s = 1; s <= 15; ++s) resumed.probe.push_back(step_of(1, s, fmt::format("p{}", s), "r0"));
+  // Restart 1 resumes at step 11 (the checkpoint of step 10), then departs at its second step.
+  resumed.probe.push_back(step_of(2, 1, "p11", "r0"));
+  for (int64_t s = 2; s <= 12; ++s) resumed.probe.push_back(step_of(2, s, fmt::format("q{}", s + 10)));
+  // Restart 2 loads the checkpoint restart 1 wrote after step 20: the parameters before 21.
+  resumed.probe.push_back(step_of(3, 1, "q21", "r0"));
+  // Restart 3 finds no checkpoint: the initial parameters.
+  resumed.probe.push_back(step_of(4, 1, "p1", "r0"));
+  const auto a = align_restarts(straight, resumed);
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_EQ(a[0].step, 11);
+  EXPECT_EQ(a[0].how, "parameter digest");
+  EXPECT_EQ(a[1].step, 21);
+  EXPECT_NE(a[1].how.find("a step of restart 1: it loaded a checkpoint that restart wrote"), std::string::npos)
+      << a[1].how;
+  EXPECT_EQ(a[2].step, 1);
+  EXPECT_NE(a[2].how.find("the initial parameters, trained again from the start"), std::string::npos) << a[2].how;
+
+  // The negative control: parameters nobody had stay unplaced by content (the old fallback).
+  resumed.probe[resumed.probe.size() - 2].digests["params"] = "nowhere";
+  EXPECT_EQ(align_restarts(straight, resumed)[1].how.find("parameter digest"), std::string::npos);
+}
+
 // The stacks teams train with write a checkpoint as a folder of files: what it holds is judged
 // over the files saved together, not one torch.save.
 ProbeFileOp save_of(const std::string& path, int64_t seq, std::vector<std::string> holds, bool checkpoint = true) {
@@ -229,6 +269,31 @@ TEST(ProbeFindingsTest, AFolderWrittenInPlaceIsNamedAsTheFolderAFileAsTheFile) {
   found = non_atomic_saves(t, "");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_NE(found[0].detail.find("torch.save writes straight onto ckpt.pt"), std::string::npos) << found[0].detail;
+}
+
+// A checkpoint written by other means than torch.save onto its path (a buffer's bytes written
+// with open()): the file kill 1 landed in the write of, which a restart then loaded, is named at
+// that load. Not where the kill landed in another file (the atomic form's .tmp), nor where only
+// the first start loaded it.
+TEST(ProbeFindingsTest, AFileKillOneToreAndARestartLoadedIsNamedAtTheLoad) {
+  RecordedTrace t;
+  t.probe = {step_of(1, 1, "p1")};
+  t.file_ops = {save_of("", 8, {"optimizer", "step", "scheduler", "rng"})};  // torch.save to a buffer
+  ProbeFileOp load;
+  load.kind = "load";
+  load.start = 2;
+  load.path = "/r/ckpt.pt";
+  load.where = "train.py:77";
+  t.file_ops.push_back(load);
+  auto found = non_atomic_saves(t, "ckpt.pt");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].where, "train.py:77");
+  EXPECT_NE(found[0].detail.find("kill 1 landed while ckpt.pt was being written in place"), std::string::npos)
+      << found[0].detail;
+  EXPECT_TRUE(non_atomic_saves(t, "ckpt.pt.tmp").empty());  // the atomic form: the kill tore the temporary
+  EXPECT_TRUE(non_atomic_saves(t, "").empty());
+  t.file_ops[1].start = 1;  // only the first start loaded it (a warm start): no restart trusted it
+  EXPECT_TRUE(non_atomic_saves(t, "ckpt.pt").empty());
 }
 
 }  // namespace

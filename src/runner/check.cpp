@@ -42,9 +42,15 @@ std::string first_difference(const RecordedTrace& a, const RecordedTrace& b) {
     if (c.passed()) continue;
     if (c.series.rfind("param.", 0) == 0)
       return fmt::format("final parameter {} differs ({})", c.series.substr(6), c.detail);
-    if (c.first_divergence >= 0 && static_cast<size_t>(c.first_divergence) < steps.size())
-      return fmt::format("first at step {} in '{}': {:.9g} vs {:.9g}", steps[static_cast<size_t>(c.first_divergence)],
-                         c.series, c.golden_value, c.observed_value);
+    const size_t i = static_cast<size_t>(std::max<int64_t>(c.first_divergence, 0));
+    // Two values that differ: a series that only ends early or runs longer has none at its first
+    // missing step (its golden and observed values are not set there), so it says how long each is.
+    if (c.first_divergence >= 0 && i < steps.size() && i < std::min(c.golden_size, c.observed_size))
+      return fmt::format("first at step {} in '{}': {:.9g} vs {:.9g}", steps[i], c.series, c.golden_value,
+                         c.observed_value);
+    if (c.verdict == Verdict::kLengthMismatch && i < steps.size())
+      return fmt::format("from step {} in '{}': {} values against {}, none to compare there", steps[i], c.series,
+                         c.golden_size, c.observed_size);
     return fmt::format("'{}': {}", c.series, c.detail);
   }
   return "";

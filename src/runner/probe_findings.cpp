@@ -89,6 +89,13 @@ std::string rng_name(const std::string& key) {
   return key;
 }
 
+// The steps of one aligned restart, each with its step as the uninterrupted run numbers it.
+std::vector<std::pair<int64_t, const ProbeStep*>> enumerate_steps(const RecordedTrace& t, const RestartAlignment& r) {
+  std::vector<std::pair<int64_t, const ProbeStep*>> out;
+  for (const ProbeStep* p : steps_of_start(t, r.start)) out.emplace_back(r.step - 1 + p->seq, p);
+  return out;
+}
+
 }  // namespace
 
 std::vector<RestartAlignment> align_restarts(const RecordedTrace& straight, const RecordedTrace& resumed) {
@@ -100,23 +107,34 @@ std::vector<RestartAlignment> align_restarts(const RecordedTrace& straight, cons
     if (start == (resumed.probe.empty() ? 0 : resumed.probe.front().start)) continue;  // the first start
     const auto steps = steps_of_start(resumed, start);
     const ProbeStep& first = *steps.front();
-    // The step of the uninterrupted run whose state this restart's first step starts from: the
-    // one with the most equal digests (and the same optimizer step counter); on a tie, the one
-    // with equal parameters, then the earliest.
+    // The step whose state this restart's first step starts from: the one with the most equal
+    // digests (and the same optimizer step counter); on a tie, the one with equal parameters,
+    // then the earliest. A step of the uninterrupted run, or of an earlier restart that had
+    // departed before it wrote the checkpoint this one loaded (its state is no step of the
+    // uninterrupted run's).
     RestartAlignment a{start, 1, "nothing matched: assumed it began again at step 1"};
     int best = -1;
     bool best_params = false;
-    for (size_t j = 0; j < reference.size(); ++j) {
-      const bool same_params = digest_or(*reference[j], "params") == digest_or(first, "params");
-      const bool same_counter = first.opt_step && reference[j]->opt_step == first.opt_step;
-      const int score = static_cast<int>(equal_digests(first, *reference[j])) + (same_counter ? 1 : 0);
-      if (score == 0 || score < best || (score == best && (best_params || !same_params))) continue;
+    const auto consider = [&](const ProbeStep& candidate, int64_t step, const std::string& whose) {
+      const bool same_params = digest_or(candidate, "params") == digest_or(first, "params");
+      const bool same_counter = first.opt_step && candidate.opt_step == first.opt_step;
+      const int score = static_cast<int>(equal_digests(first, candidate)) + (same_counter ? 1 : 0);
+      if (score == 0 || score < best || (score == best && (best_params || !same_params))) return;
       best = score;
       best_params = same_params;
-      a = {start, static_cast<int64_t>(j) + 1,
-           same_params    ? "parameter digest"
-           : same_counter ? "optimizer step counter"
-                          : fmt::format("{} equal digests of its state", score)};
+      const std::string how = same_params    ? "parameter digest"
+                              : same_counter ? "optimizer step counter"
+                                             : fmt::format("{} equal digests of its state", score);
+      a = {start, step,
+           !whose.empty()             ? fmt::format("{}, a step of {}", how, whose)
+           : same_params && step == 1 ? how + ": the initial parameters, trained again from the start"
+                                      : how};
+    };
+    for (size_t j = 0; j < reference.size(); ++j) consider(*reference[j], static_cast<int64_t>(j) + 1, "");
+    for (const auto& e : out) {
+      const std::string whose =
+          fmt::format("restart {}: it loaded a checkpoint that restart wrote after it had departed", e.start - 1);
+      for (const auto& [step, candidate] : enumerate_steps(resumed, e)) consider(*candidate, step, whose);
     }
     out.push_back(a);
   }
@@ -254,6 +272,24 @@ std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::s
           "torch.save writes straight onto {}, the checkpoint a restart loads: a kill during the write leaves it "
           "torn{}. Save to a temporary file in the same folder, then os.replace() it onto {}",
           name, landed, name);
+    return {finding};
+  }
+  // Written by other means than a torch.save onto the path (bytes of a buffer written with open(),
+  // a library's own writer): the file kill 1 landed in the write of is the very one a restart
+  // then loaded. Named at that load, the line of the script that trusts it.
+  if (killed_writing.empty()) return {};
+  for (const auto& f : resumed.file_ops) {
+    if (f.kind != "load" || f.path.empty() || name_of(f.path) != name_of(killed_writing)) continue;
+    if (!resumed.probe.empty() && f.start == resumed.probe.front().start) continue;  // not a restart's
+    Finding finding;
+    finding.id = "non-atomic-checkpoint";
+    finding.law = kResumeLaw;
+    finding.where = f.where;
+    finding.detail = fmt::format(
+        "kill 1 landed while {} was being written in place, and the restart loaded it here: a kill during the write "
+        "leaves the checkpoint a restart loads torn. Write it to a temporary file in the same folder, then "
+        "os.replace() it onto {}",
+        name_of(killed_writing), name_of(killed_writing));
     return {finding};
   }
   return {};

@@ -60,7 +60,8 @@ std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeD
 // non-atomic-checkpoint: a torch.save straight onto the file a restart then loads with
 // torch.load (a kill during that save leaves the checkpoint torn; the atomic way saves to
 // another name and renames it).
-// `killed_writing`: the file kill 1 landed in the write of (empty: none), which confirms it.
+// `killed_writing`: the file kill 1 landed in the write of (empty: none), which confirms it;
+// written by other means than torch.save, it is named where a restart then torch.load'ed it.
 std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::string& killed_writing);
 
 // checkpoint-missing-state for a file a restart loads that holds a model's state_dict alone (a
