@@ -15,9 +15,9 @@ Each loop runs as its own process with the probe off (no TRAINPROOF_PROBE) and o
   - examples/python_plain and examples/python_loop: the whole process, wall time, start-up
     included (that is what `check` pays per start).
 It prints the median of --repeat runs for each, the cost per step and in percent of the probe,
-and the probe's own time a step ("own": TRAINPROOF_PROBE_CLOCK=1, the time inside its hooks,
-measured in the same run as the step, so that the drift between runs that the side-by-side
-figure carries is not in it); for the small loops also the cost with op digests
+and the probe's own time a step ("own": TRAINPROOF_PROBE_CLOCK=1, the time inside its hooks, the
+median over the steps after the first three, measured in the same run as the step, so that the
+drift between runs that the side-by-side figure carries is not in it); for the small loops also the cost with op digests
 (TRAINPROOF_OP_DIGESTS set past the last step, so that every op of every step is digested)."""
 import argparse
 import os
@@ -90,8 +90,8 @@ def run(cmd, mode, tmp, cwd=None):
     p = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
     if p.returncode:
         sys.exit(f"{' '.join(cmd)} failed (exit {p.returncode}):\n{p.stderr[-2000:]}")
-    own = re.search(r"trainproof probe: ([0-9.]+) ms of its own over ([0-9]+) steps", p.stderr)
-    return time.perf_counter() - t0, p.stdout, (float(own[1]) / int(own[2]) if own and int(own[2]) else None)
+    own = re.search(r"trainproof probe: ([0-9.]+) ms of its own a step", p.stderr)
+    return time.perf_counter() - t0, p.stdout, float(own[1]) if own else None
 
 
 def nanogpt_step_ms(out):

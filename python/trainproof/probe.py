@@ -272,8 +272,9 @@ class _Probe:
         self.ce_calls = 0
         self.facts_said = set()
         # TRAINPROOF_PROBE_CLOCK=1 (bench/probe_cost.py): the time spent in the probe's own work,
-        # said on stderr at exit beside the steps it observed.
-        self.clock_s = 0.0 if os.environ.get("TRAINPROOF_PROBE_CLOCK") == "1" else None
+        # said on stderr at exit: seconds by the step they were spent before (the median over the
+        # steps after the first three, which compile and warm up, as the bench's loops time theirs).
+        self.clock_s = {} if os.environ.get("TRAINPROOF_PROBE_CLOCK") == "1" else None
         self.clock_inside = False
         self.seeded = False
         self.rng_at_install = torch.get_rng_state()
@@ -317,7 +318,7 @@ class _Probe:
             try:
                 return self._safely(observe, *args, **kwargs)
             finally:
-                self.clock_s += time.perf_counter() - t0
+                self.clock_s[self.seq] = self.clock_s.get(self.seq, 0.0) + time.perf_counter() - t0
                 self.clock_inside = False
         try:
             return observe(*args, **kwargs)
@@ -916,4 +917,7 @@ class _Probe:
         self._write({"kind": "final", "digests": digests})
         self.rec.close()
         if self.clock_s is not None:
-            print(f"trainproof probe: {self.clock_s * 1e3:.1f} ms of its own over {self.seq} steps", file=sys.stderr)
+            steady = sorted(self.clock_s.get(seq, 0.0) for seq in range(4, self.seq + 1))
+            if steady:
+                print(f"trainproof probe: {steady[len(steady) // 2] * 1e3:.3f} ms of its own a step (median of "
+                      f"{len(steady)} steps)", file=sys.stderr)

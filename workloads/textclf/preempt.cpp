@@ -16,6 +16,7 @@
 #include "src/process/process.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/temp_dir.h"
+#include "workloads/textclf/textclf.h"
 
 namespace trainproof {
 namespace {
@@ -118,12 +119,13 @@ int run_preempt(const PreemptOptions& o) {
     const bool same_final = read_file(dir / "ckpt" / "final.tpck") == ref_final;
     const bool same_best = read_file(dir / "ckpt" / "best.tpck") == ref_best;
     const bool ok = same_final && same_best && damaged == 0;
+    const std::string cause = ok ? std::string() : resume_difference(ref / "ckpt", dir / "ckpt");
     identical += ok;
     fmt::print("trial {:2d}: {} kill(s), {} during a checkpoint write; {}: {}\n", trial, killed, during_write,
                ok ? "bitwise identical" : "DIFFERENT",
                ok ? fmt::format("{}", fmt::join(how, ", "))
-                  : fmt::format("final {} , best {}, damaged checkpoints seen {}", same_final ? "same" : "differs",
-                                same_best ? "same" : "differs", damaged));
+                  : fmt::format("final {} , best {}, damaged checkpoints seen {}{}", same_final ? "same" : "differs",
+                                same_best ? "same" : "differs", damaged, cause.empty() ? "" : "; " + cause));
     std::fflush(stdout);
   }
   fmt::print("preempt: {}/{} bitwise identical{}\n", identical, o.trials,

@@ -7,10 +7,13 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <numeric>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <torch/torch.h>
 
 #include "trainproof/core/atomic_file.h"
@@ -163,6 +166,41 @@ void save_file(const fs::path& path, const Checkpoint& ck, bool atomic) {
 }
 
 }  // namespace
+
+std::string resume_difference(const fs::path& uninterrupted, const fs::path& preempted) {
+  static const std::map<std::string, std::string> kPiece = {{"model", "model"},
+                                                            {"opt", "optimizer"},
+                                                            {"sched", "scheduler"},
+                                                            {"scaler", "GradScaler"},
+                                                            {"rng", "RNG"},
+                                                            {"pos", "data position"},
+                                                            {"early_stopping", "early stopping"}};
+  const auto pieces = [](const Checkpoint& ck) {
+    std::set<std::string> out;
+    for (const auto& k : ck.keys()) out.insert(k.substr(0, k.find('/')));
+    return out;
+  };
+  std::set<std::string> lacks;
+  std::string position;
+  for (const auto& path : checkpoints_newest_first(preempted)) {
+    const fs::path ref = uninterrupted / path.filename();
+    std::error_code ec;
+    if (!fs::exists(ref, ec)) continue;
+    try {
+      const Checkpoint got = Checkpoint::load(path), want = Checkpoint::load(ref);
+      const auto has = pieces(got);
+      for (const auto& piece : pieces(want))
+        if (!has.count(piece)) lacks.insert(kPiece.count(piece) ? kPiece.at(piece) : piece);
+      for (const auto& k : want.keys())
+        if (position.empty() && k.rfind("pos/", 0) == 0 && got.has(k) && got.integer(k) != want.integer(k))
+          position = fmt::format("the data position differs: {} {} in {}, {} uninterrupted", k.substr(4),
+                                 got.integer(k), path.filename().string(), want.integer(k));
+    } catch (const BadInput&) {  // a torn checkpoint: counted as damaged by the caller
+    }
+  }
+  if (!lacks.empty()) return fmt::format("its checkpoints lack the {}", fmt::join(lacks, ", "));
+  return position;
+}
 
 int train_textclf(const TextClfOptions& o) {
   static const char* const kSabotage[] = {"none",     "drop-optimizer",     "drop-scheduler", "drop-scaler",

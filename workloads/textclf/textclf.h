@@ -29,4 +29,10 @@ struct TextClfOptions {
 // Returns the exit code.
 int train_textclf(const TextClfOptions& o);
 
+// Why a preempted run's checkpoints differ from the uninterrupted run's, where the cause shows in
+// them (empty when it does not): the pieces of state its checkpoints lack ("optimizer",
+// "scheduler", "GradScaler", "RNG", ...), else a data position that differs at a step both saved.
+// Compares the checkpoints the two folders hold at the same steps; a damaged one is skipped.
+std::string resume_difference(const std::filesystem::path& uninterrupted, const std::filesystem::path& preempted);
+
 }  // namespace trainproof
