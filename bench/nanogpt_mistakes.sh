@@ -20,17 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 args=(--dataset=tiny --device=cpu --compile="${NANOGPT_COMPILE:-False}" --dtype=float32 --n_layer=1 --n_head=2 --n_embd=32
       --block_size=32 --batch_size=4 --max_iters=30 --lr_decay_iters=30 --warmup_iters=5 --eval_interval=10
       --eval_iters=2 --log_interval=10 --dropout=0.1)
-if [ ! -f "$src/data/tiny/train.bin" ]; then
-  mkdir -p "$src/data/tiny"
-  "$py" - "$src/data/tiny" <<'PY'
-import pickle, sys
-import numpy as np
-rng = np.random.default_rng(0)
-for split in ("train", "val"):
-    rng.integers(0, 65, 20000).astype(np.uint16).tofile(f"{sys.argv[1]}/{split}.bin")
-pickle.dump({"vocab_size": 65}, open(f"{sys.argv[1]}/meta.pkl", "wb"))
-PY
-fi
+"$py" "$root/bench/nanogpt_tiny_data.py" "$src"
 
 # plant ID FILE [LINE_REGEX SED_EXPRESSION]...: a copy of the script with the lines changed,
 # each edit on the first line its regex matches then (or, with FILE empty, as it is); runs check

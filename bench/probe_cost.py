@@ -10,7 +10,7 @@ Each loop runs as its own process with the probe off (no TRAINPROOF_PROBE) and o
     wide, block 128, batch 8: 10.7M parameters, float32), eager and torch.compile'd; the loop
     times its own steps (the median, after 3 warm-up steps that compile), so start-up is not in it;
   - nanoGPT itself at that size, eager and compiled, with --nanogpt DIR (a folder that holds its
-    train.py, model.py, configurator.py and data/tiny/, as bench/nanogpt_mistakes.sh makes it):
+    train.py, model.py and configurator.py; bench/nanogpt_tiny_data.py makes its data there):
     the median of the iteration times it prints;
   - examples/python_plain and examples/python_loop: the whole process, wall time, start-up
     included (that is what `check` pays per start).
@@ -120,6 +120,7 @@ def main():
                  ("gpt 10.7M (ms/step)", gpt_loop(a.big_steps, *NANOGPT, "eager"), a.big_steps, "loop", None),
                  ("gpt 10.7M compiled", gpt_loop(a.big_steps, *NANOGPT, "compile"), a.big_steps, "loop", None)]
         if a.nanogpt:
+            subprocess.run([py, str(ROOT / "bench" / "nanogpt_tiny_data.py"), str(a.nanogpt)], check=True)
             for compiled in ("False", "True"):
                 loops.append((f"nanoGPT 10.7M{' compiled' if compiled == 'True' else ''}",
                               [py, "train.py", *NANOGPT_ARGS, f"--max_iters={a.big_steps + 4}", f"--compile={compiled}",

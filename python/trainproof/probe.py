@@ -269,7 +269,7 @@ class _Probe:
         self.seen_validation = weakref.WeakSet()  # top modules seen in a no-grad forward in eval mode
         self.stochastic = weakref.WeakKeyDictionary()  # top module -> its Dropout and BatchNorm modules
         self.scaled_step = self.unscaled_step = False  # an enabled scaler's scale()/unscale_() this step
-        self.ce_calls = 0
+        self.ce_calls = {True: 0, False: 0}  # cross_entropy calls looked at, with grad enabled and not
         self.facts_said = set()
         # TRAINPROOF_PROBE_CLOCK=1 (bench/probe_cost.py): the time spent in the probe's own work,
         # said on stderr at exit: seconds by the step they were spent before (the median over the
@@ -495,8 +495,11 @@ class _Probe:
         cross_entropy = functional.cross_entropy
 
         def cross_entropy_input(input):
-            if probe._on() and probe.ce_calls < 3 and isinstance(input, torch.Tensor) and input.dim() >= 2:
-                probe.ce_calls += 1
+            # The first three calls of training (grad enabled) and of validation (no grad) each: a
+            # softmax before the loss in either is the same mistake.
+            grad = torch.is_grad_enabled()
+            if probe._on() and probe.ce_calls[grad] < 3 and isinstance(input, torch.Tensor) and input.dim() >= 2:
+                probe.ce_calls[grad] += 1
                 with torch.no_grad():
                     x = input.detach().float()
                     probe._fact("cross-entropy-input", once=False, min=float(x.min()),

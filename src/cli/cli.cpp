@@ -34,7 +34,7 @@ int cli_main(int argc, char** argv, const char* default_golden_dir, const std::v
   std::vector<CliCommand> commands{cli::list_command(env),      cli::run_command(),        cli::verify_command(env),
                                    cli::regen_command(env),     cli::record_command(),     cli::tolerances_command(env),
                                    cli::compare_command(),      cli::ddp_worker_command(), cli::check_command(),
-                                   cli::ddp_check_command(env), cli::lr_curve_command()};
+                                   cli::ddp_check_command(env), cli::lr_curve_command(),   cli::mutate_command()};
   commands.insert(commands.end(), extra.begin(), extra.end());
   std::vector<CLI::App*> apps;
   for (const auto& c : commands) apps.push_back(c.add(app));

@@ -10,6 +10,7 @@
 
 #include "trainproof/cli/cli.h"
 #include "trainproof/report/report.h"
+#include "trainproof/runner/check.h"
 
 namespace trainproof::cli {
 
@@ -27,6 +28,7 @@ CliCommand record_command();
 CliCommand tolerances_command(CliEnv& env);
 CliCommand compare_command();
 CliCommand check_command();
+CliCommand mutate_command();
 CliCommand ddp_check_command(CliEnv& env);
 CliCommand ddp_worker_command();
 CliCommand lr_curve_command();
@@ -34,6 +36,11 @@ CliCommand lr_curve_command();
 // An option per report file format (report_formats(): --json, --junit, --html), each filling
 // its path in `files`: verify, compare, check and ddp-check take the same ones.
 void add_report_options(CLI::App* command, ReportFiles& files);
+// check's options but its report files and golden ones, shared with mutate, which checks each
+// mutant with them; finish_check_options() reads what they parsed (the --expect-lr schedule,
+// the --ceiling where given) and sets the progress sink.
+void add_check_options(CLI::App* command, CheckOptions& o);
+void finish_check_options(CheckOptions& o, const std::string& ceiling);
 
 // `check --expect-lr SPEC`: the rates of SPEC, parsed as `trainproof lr-curve SPEC` is.
 std::vector<double> expected_lr(const std::string& spec);

@@ -1,0 +1,409 @@
+"""Mutants of a training script: the documents' mistakes planted, one a copy, for `trainproof mutate`.
+
+    python -m trainproof.mutate list SCRIPT             the mutants, as JSON lines
+    python -m trainproof.mutate write SCRIPT N OUT      the folder of SCRIPT copied to OUT, mutant N planted
+
+A mutation finds its sites on the syntax tree (`ast`) of the script and of the modules beside it
+that the script imports, and plants its mistake by rewriting exactly the source span of the
+nodes it changes (the span the tree gives), so that every other line, and every line number,
+stays as the team wrote it: a finding on a mutant names the same file:line as on the script.
+
+Each mutation names the findings (or the law) that catch it; `trainproof mutate` judges the rest.
+"""
+import ast
+import json
+import os
+import pathlib
+import shutil
+import sys
+
+# The pieces of training state a checkpoint key stands for, by what its name holds.
+_PIECES = (("opt", "optimizer"), ("sched", "scheduler"), ("scaler", "scaler"), ("rng", "RNG"),
+           ("random", "RNG"), ("generator", "RNG"), ("iter", "data position"), ("step", "data position"),
+           ("epoch", "data position"), ("batch", "data position"), ("order", "data position"),
+           ("sampler", "data position"))
+
+
+def _piece(key):
+    key = key.lower()
+    return next((piece for part, piece in _PIECES if part in key), None)
+
+
+def _call_name(node):
+    """'torch.nn.functional.cross_entropy' for a call of that dotted name, else ''."""
+    f = node.func if isinstance(node, ast.Call) else node
+    parts = []
+    while isinstance(f, ast.Attribute):
+        parts.append(f.attr)
+        f = f.value
+    if isinstance(f, ast.Name):
+        parts.append(f.id)
+        return ".".join(reversed(parts))
+    return ".".join(reversed(parts)) if parts else ""
+
+
+def _calls(stmt, *tails):
+    """The call an expression statement makes, when its dotted name is one of `tails` or, for a
+    method (a tail without a dot), a call of that method on something (`model.train()`, not a
+    function of the script's own named train)."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        name = _call_name(stmt.value)
+        if any(name == t if "." in t else name.endswith("." + t) for t in tails):
+            return stmt.value
+    return None
+
+
+def _blocks(tree):
+    """Every statement list of the tree (bodies of modules, functions, loops, branches, withs)."""
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if isinstance(stmts, list) and stmts and isinstance(stmts[0], ast.stmt):
+                yield stmts
+
+
+class Edit:
+    """One span of the source replaced: from (line, col) to (end_line, end_col), 1-based lines."""
+
+    def __init__(self, node, text, marks=False):
+        self.node = node
+        self.marks = marks  # the text leaves the mark itself, where it runs (see MARK)
+        self.start = (node.lineno, node.col_offset)
+        self.end = (node.end_lineno, node.end_col_offset)
+        lines = node.end_lineno - node.lineno
+        # The same number of lines: a statement's lines padded with blank ones, an expression's
+        # (inside brackets, where a newline is only white space) closed over them.
+        self.text = text + "\n" * max(0, lines - text.count("\n")) if isinstance(node, ast.stmt) else text
+        if not isinstance(node, ast.stmt) and text.count("\n") < lines:
+            self.text = "(" + text + "\n" * (lines - text.count("\n")) + ")"
+
+
+def apply_edits(source, edits):
+    lines = source.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line.encode()))
+    raw = source.encode()
+
+    def at(pos):
+        return offsets[pos[0] - 1] + pos[1]  # ast's columns are UTF-8 byte offsets
+
+    for e in sorted(edits, key=lambda e: e.start, reverse=True):
+        raw = raw[:at(e.start)] + e.text.encode() + raw[at(e.end):]
+    return raw.decode()
+
+
+class Mutation:
+    """A documented mistake: where it can be planted (sites), and the edits that plant it."""
+    id = ""
+    catches = ()  # the finding ids that name it (a broken law catches it too)
+    what = ""  # what the mistake is, for the row
+    absent = ""  # why it is not applicable where the script has no site
+
+    def __init__(self, source=""):
+        self.source = source  # the text of the file whose tree sites() walks
+
+    def seg(self, node):
+        return ast.get_source_segment(self.source, node)
+
+    def sites(self, tree):
+        """(node the row names, [edits]) for each place the mistake can be planted."""
+        return []
+
+
+class DeleteCall(Mutation):
+    """A statement calling NAME deleted."""
+    tails = ()
+
+    def sites(self, tree):
+        for stmts in _blocks(tree):
+            for s in stmts:
+                call = _calls(s, *self.tails)
+                if call is not None and self.wanted(call):
+                    yield s, [Edit(s, "pass")]
+
+    def wanted(self, call):
+        return True
+
+
+class DeleteZeroGrad(DeleteCall):
+    id, catches = "delete-zero-grad", ("zero-grad-missing",)
+    what, absent = "zero_grad() deleted", "no zero_grad() call"
+    tails = ("zero_grad",)
+
+
+class DeleteEval(DeleteCall):
+    id, catches = "delete-eval", ("eval-mode-forgotten",)
+    what, absent = "eval() deleted", "no .eval() call"
+    tails = ("eval",)
+
+    def wanted(self, call):
+        return not call.args and not call.keywords
+
+
+class DeleteTrain(DeleteCall):
+    id, catches = "delete-train", ("train-mode-forgotten",)
+    what, absent = "train() deleted", "no .train() call"
+    tails = ("train",)
+
+    def wanted(self, call):
+        return not call.keywords and (not call.args or (isinstance(call.args[0], ast.Constant) and call.args[0].value is True))
+
+
+class DeleteUnscale(DeleteCall):
+    id, catches = "delete-unscale", ("clip-before-unscale",)
+    what, absent = "unscale_() deleted", "no GradScaler.unscale_() call"
+    tails = ("unscale_",)
+
+
+class DeleteManualSeed(DeleteCall):
+    id, catches = "delete-manual-seed", ("unseeded-rng", "nondeterministic-op")
+    what, absent = "torch.manual_seed() deleted", "no torch.manual_seed() call"
+    tails = ("torch.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all")
+
+
+class DeleteRestore(DeleteCall):
+    """A restore on resume deleted: an optimizer's, scheduler's or scaler's load_state_dict, an RNG's set_state."""
+    id = "delete-restore"
+    catches = ("resume-missing-optimizer-state", "resume-missing-scheduler-state", "resume-missing-scaler-state",
+               "resume-missing-rng-state", "checkpoint-missing-state")
+    what, absent = "a restore on resume deleted", "no restore of optimizer, scheduler, scaler or RNG state"
+    tails = ("load_state_dict", "set_rng_state", "set_state", "setstate")
+
+    def wanted(self, call):
+        name = _call_name(call)
+        if name.endswith("load_state_dict"):
+            return _piece(name.rsplit(".", 1)[0]) in ("optimizer", "scheduler", "scaler")
+        return True
+
+
+class SoftmaxBeforeCrossEntropy(Mutation):
+    id, catches = "softmax-before-cross-entropy", ("softmax-before-cross-entropy",)
+    what, absent = "softmax wrapped around the logits cross_entropy takes", "no cross_entropy call"
+
+    def sites(self, tree):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _call_name(node).endswith("cross_entropy") and node.args:
+                logits = node.args[0]
+                yield node, [Edit(logits, f"__import__('torch').softmax({self.seg(logits)}, dim=-1)")]
+
+
+class NoDecayGetsDecay(Mutation):
+    id, catches = "no-decay-group-decayed", ("weight-decay-on-bias-or-norm",)
+    what, absent = "the no-decay param group given weight decay", "no param group with weight_decay 0"
+
+    def sites(self, tree):
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Dict):
+                continue
+            for k, v in zip(node.keys, node.values):
+                if (isinstance(k, ast.Constant) and k.value == "weight_decay" and isinstance(v, ast.Constant)
+                        and v.value == 0):
+                    yield node, [Edit(v, "0.1")]
+
+
+class SchedulerBeforeOptimizer(Mutation):
+    id, catches = "scheduler-before-optimizer", ("scheduler-before-optimizer",)
+    what, absent = "the scheduler stepped before the optimizer", "no scheduler.step() after an optimizer step"
+
+    def sites(self, tree):
+        owner = {}  # id of a statement list -> (the list that holds its owner, the owner's index there)
+        for stmts in _blocks(tree):
+            for i, s in enumerate(stmts):
+                for field in ("body", "orelse", "finalbody"):
+                    inner = getattr(s, field, None)
+                    if isinstance(inner, list) and inner:
+                        owner[id(inner)] = (stmts, i)
+        for stmts in _blocks(tree):
+            for i, s in enumerate(stmts):
+                if _calls(s, "step") is None or _piece(_call_name(s.value)) != "scheduler":
+                    continue
+                block, at = stmts, i  # the nearest optimizer step before it, here or in the blocks around it
+                while block is not None:
+                    prev = next((p for p in reversed(block[:at]) if _calls(p, "step") is not None
+                                 and _piece(_call_name(p.value)) != "scheduler"), None)
+                    if prev is not None:
+                        sched, opt = self.seg(s), self.seg(prev)
+                        if "\n" not in sched and "\n" not in opt:
+                            yield s, [Edit(prev, f"{sched}; {opt}"), Edit(s, "pass")]
+                        break
+                    block, at = owner.get(id(block), (None, 0))
+
+
+class WeightsOnlyFalse(Mutation):
+    id, catches = "weights-only-false", ("unsafe-torch-load",)
+    what, absent = "torch.load made to unpickle anything (weights_only=False)", "no torch.load but weights_only=False ones"
+
+    def sites(self, tree):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _call_name(node) == "torch.load":
+                given = [kw for kw in node.keywords if kw.arg == "weights_only"]
+                if not given and not any(kw.arg is None for kw in node.keywords):  # the default (True since 2.6)
+                    call = self.seg(node)
+                    yield node, [Edit(node, call[:call.rindex(")")] + ", weights_only=False)")]
+                for kw in given:
+                    if not (isinstance(kw.value, ast.Constant) and kw.value.value is False):
+                        yield node, [Edit(kw.value, "False")]
+
+
+class DeleteNoGrad(Mutation):
+    id, catches = "delete-no-grad", ("validation-with-grad",)
+    what, absent = "no_grad() around validation deleted", "no `with torch.no_grad()` block"
+
+    NO_GRAD = ("torch.no_grad", "torch.inference_mode", "no_grad", "inference_mode")
+
+    def sites(self, tree):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.With):
+                for item in node.items:
+                    if isinstance(item.context_expr, ast.Call) and _call_name(item.context_expr) in self.NO_GRAD:
+                        yield node, [Edit(item.context_expr, "__import__('contextlib').nullcontext()")]
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):  # @torch.no_grad() on a validation
+                for d in node.decorator_list:
+                    if _call_name(d) in self.NO_GRAD:  # the mark when the function runs, not when defined
+                        yield d, [Edit(d, "(lambda f: __import__('functools').wraps(f)(lambda *a, **k: "
+                                          f"({MARK}, f(*a, **k))[1]))", marks=True)]
+
+
+class DropCheckpointKey(Mutation):
+    """A piece of state left out of the checkpoint torch.save writes."""
+    id = "drop-checkpoint-key"
+    catches = ("checkpoint-missing-state", "resume-missing-optimizer-state", "resume-missing-scheduler-state",
+               "resume-missing-rng-state", "resume-missing-scaler-state", "resume-missing-data-position")
+    what, absent = "a key dropped from the saved checkpoint", "no checkpoint dict saved with torch.save"
+
+    def sites(self, tree):
+        saved = set()  # names of dicts torch.save writes
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _call_name(node).endswith("save") and node.args:
+                if isinstance(node.args[0], ast.Name):
+                    saved.add(node.args[0].id)
+                elif isinstance(node.args[0], ast.Dict):
+                    yield from self._keys(node.args[0])
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                t = node.targets[0]
+                if isinstance(t, ast.Name) and t.id in saved and isinstance(node.value, ast.Dict):
+                    yield from self._keys(node.value)
+                elif (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in saved
+                      and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str)
+                      and _piece(t.slice.value)):
+                    yield node, [Edit(node, "pass")]
+
+    def _keys(self, d):
+        for i, k in enumerate(d.keys):
+            if isinstance(k, ast.Constant) and isinstance(k.value, str) and _piece(k.value):
+                rest = ast.Dict(keys=d.keys[:i] + d.keys[i + 1:], values=d.values[:i] + d.values[i + 1:])
+                text = "{" + ", ".join(f"{self.seg(a)}: {self.seg(b)}" if a is not None
+                                       else f"**{self.seg(b)}" for a, b in zip(rest.keys, rest.values)) + "}"
+                yield k, [Edit(d, text)]
+
+
+class AtomicSaveMadeDirect(Mutation):
+    id, catches = "atomic-save-made-direct", ("non-atomic-checkpoint",)
+    what, absent = "an atomic save (write, then rename) made direct", "no torch.save followed by os.replace/rename"
+
+    def sites(self, tree):
+        for stmts in _blocks(tree):
+            for i, s in enumerate(stmts[:-1]):
+                save = _calls(s, "torch.save")
+                move = _calls(stmts[i + 1], "os.replace", "os.rename", "replace", "rename")
+                if save is None or move is None or len(save.args) < 2:
+                    continue
+                if len(move.args) == 2:
+                    src, dst = move.args
+                elif len(move.args) == 1:  # Path(tmp).replace(final)
+                    src, dst = move.func.value, move.args[0]
+                else:
+                    continue
+                if self.seg(src) == self.seg(save.args[1]):
+                    yield s, [Edit(save.args[1], self.seg(dst)), Edit(stmts[i + 1], "pass")]
+
+
+MUTATIONS = [DeleteZeroGrad, DeleteEval, DeleteTrain, DeleteUnscale, DeleteManualSeed, SoftmaxBeforeCrossEntropy,
+             NoDecayGetsDecay, SchedulerBeforeOptimizer, WeightsOnlyFalse, DeleteNoGrad, DropCheckpointKey,
+             DeleteRestore, AtomicSaveMadeDirect]
+
+
+def _files(script):
+    """The script and the modules beside it that it imports (by name), each once."""
+    script = pathlib.Path(script).resolve()
+    folder, out, todo = script.parent, [], [script]
+    while todo:
+        f = todo.pop()
+        if f in out or not f.exists():
+            continue
+        out.append(f)
+        for node in ast.walk(ast.parse(f.read_text(), str(f))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            todo += [folder / (n.split(".")[0] + ".py") for n in names]
+    return folder, out
+
+
+def mutants(script):
+    """Every mutant of the script: (mutation, file, node the row names, edits), in a stable order;
+    and the mutations with no site, with why."""
+    folder, files = _files(script)
+    found, absent = [], []
+    for cls in MUTATIONS:
+        m = cls()
+        n = 0
+        for f in files:
+            m.source = f.read_text()
+            for node, edits in m.sites(ast.parse(m.source, str(f))):
+                found.append((m, f, node, edits))
+                n += 1
+        if not n:
+            absent.append(m)
+    return folder, found, absent
+
+
+# What the planted line does besides its mistake: it leaves a mark where `trainproof mutate` asks
+# (TRAINPROOF_MUTANT_RAN), so that a mutant whose line never ran is told from one that survived.
+# Builtins only: the mutant imports nothing the script does not.
+MARK = "open(__import__('os').environ.get('TRAINPROOF_MUTANT_RAN', '/dev/null'), 'a').close()"
+
+
+def _marked(edit):
+    if edit.marks:
+        return edit
+    if isinstance(edit.node, ast.stmt):
+        edit.text = MARK + "; " + edit.text
+    else:  # an expression: the mark, then its value
+        edit.text = f"({MARK}, {edit.text})[1]"
+    return edit
+
+
+def plant(script, index, out):
+    folder, found, _ = mutants(script)
+    m, f, node, edits = found[index]
+    edits = [_marked(edits[0])] + edits[1:]
+    out = pathlib.Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(folder, out, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", ".git"))
+    mutated = apply_edits(f.read_text(), edits)
+    compile(mutated, str(f), "exec")  # a mutant that does not parse is a bug of the mutation
+    (out / f.relative_to(folder)).write_text(mutated)
+    return out / pathlib.Path(script).resolve().relative_to(folder)
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "list":
+        folder, found, absent = mutants(argv[1])
+        for i, (m, f, node, _) in enumerate(found):
+            print(json.dumps({"index": i, "id": m.id, "what": m.what, "catches": list(m.catches),
+                              "where": f"{f.relative_to(folder)}:{node.lineno}"}))
+        for m in absent:
+            print(json.dumps({"index": -1, "id": m.id, "what": m.what, "catches": list(m.catches), "absent": m.absent}))
+        return 0
+    if len(argv) == 4 and argv[0] == "write":
+        print(plant(argv[1], int(argv[2]), argv[3]))
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

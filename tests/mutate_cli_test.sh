@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# `trainproof mutate` on the correct example (examples/python_plain): every mutant it plants that
+# runs is caught, by the finding its mistake stands for; a mutant check cannot see survives and
+# the command says so (exit 1); a command with no Python script is bad input (exit 2).
+#   mutate_cli_test.sh TRAINPROOF_BIN PYTHON quick|full|control
+# quick: two mutations (a resume mistake, through the unmutated run's reference, and a finding of
+#   the loop's own); full (nightly): every mutation; control: the finding that names a deleted
+#   zero_grad() accepted knowingly (--allow), so that nothing names it: it must survive.
+set -uo pipefail
+bin=$1 py=$2 which=$3
+src=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
+run() {
+  env -u PYTHONPATH "$bin" mutate --runs 1 --seed 3 --resume-args --resume --json "$tmp/r.json" "$@" \
+    -- "$py" "$src/examples/python_plain/train.py" --out '{run_dir}' >"$tmp/out.log" 2>&1
+}
+case $which in
+  quick) run --kills 1 --only atomic-save-made-direct,no-decay-group-decayed ;;
+  full) run --kills 1 ;;
+  control) run --kills 0 --allow zero-grad-missing --only delete-zero-grad ;;
+esac
+rc=$?
+summary=$(grep "^mutate: " "$tmp/out.log" | tail -1)
+[ -n "$summary" ] || fail "no summary line"
+if [ "$which" = control ]; then
+  [ "$rc" -eq 1 ] || fail "exit $rc with a mutant nothing can see, expected 1"
+  grep -q "^SURVIVED *delete-zero-grad *train.py:[0-9]" "$tmp/out.log" || fail "the deleted zero_grad() did not survive"
+  [ "$summary" = "mutate: 1 mutants, 0 caught, 1 survived, 0 not applicable" ] || fail "summary '$summary'"
+  # Bad input: nothing to plant into.
+  "$bin" mutate -- echo hi >"$tmp/bad.log" 2>&1
+  [ $? -eq 2 ] || fail "exit other than 2 for a command without a Python script"
+  grep -q "PYTHON SCRIPT.py" "$tmp/bad.log" || fail "the bad input is not named: $(cat "$tmp/bad.log")"
+  echo "mutate control: ok"; echo "1 passed, 0 failed"; exit 0
+fi
+[ "$rc" -eq 0 ] || fail "exit $rc: a mutant survived on the correct example"
+# Each planted mutant that ran is caught by one of the findings its mutation names (mutate.py's
+# catches), not by chance; the rest never ran (branches of the example's own planted mistakes).
+"$py" - "$tmp/r.json" "$src/python" "$which" <<'PY' || fail "the mutants' outcomes are not as expected"
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from trainproof.mutate import MUTATIONS
+catches = {m.id: set(m.catches) for m in MUTATIONS}
+r = json.load(open(sys.argv[1]))
+caught = [m for m in r["mutants"] if m["outcome"] == "caught"]
+for m in r["mutants"]:
+    assert m["outcome"] != "SURVIVED", m
+    if m["outcome"] == "caught":
+        fid = m["by"].split("]")[0].lstrip("[")
+        assert fid in catches[m["id"]], f"{m['id']} at {m['where']} caught by {m['by']}, not its own finding"
+    else:
+        assert m["why"], m
+ids = {m["id"] for m in caught}
+want = {"atomic-save-made-direct", "no-decay-group-decayed"} if sys.argv[3] == "quick" else set(catches) - {"weights-only-false"}
+assert want <= ids, f"not caught: {want - ids}"
+print(f"{len(caught)} caught, each by its own finding")
+PY
+echo "mutate $which: ok ($summary)"
+echo "1 passed, 0 failed"

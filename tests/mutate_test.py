@@ -1,0 +1,123 @@
+"""Each mutation of `trainproof mutate` (python/trainproof/mutate.py) on a snippet where it applies,
+planted as the mistake it stands for, and on the correct code it is most likely to mistake for a
+site, where it must find none.
+
+    python tests/mutate_test.py
+"""
+import ast
+import pathlib
+import sys
+import tempfile
+import textwrap
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
+from trainproof import mutate  # noqa: E402
+
+# mutation id -> (a snippet it applies to, a fragment the planted mistake holds, a snippet it must leave alone)
+CASES = {
+    "delete-zero-grad": ("opt.zero_grad()\nloss.backward()\n", "pass",
+                         "def zero_grad(): pass\nzero_grad()\n"),  # a function of the script's own
+    "delete-eval": ("model.eval()\n", "pass", "eval('1 + 1')\n"),  # the builtin
+    "delete-train": ("model.train()\n", "pass", "model.train(False)\ntrain()\n"),  # train(False) is eval
+    "delete-unscale": ("scaler.unscale_(opt)\n", "pass", "scaler.update()\n"),
+    "delete-manual-seed": ("torch.manual_seed(0)\n", "pass", "random.seed(0)\ng = torch.Generator().manual_seed(0)\n"),
+    "softmax-before-cross-entropy": ("loss = F.cross_entropy(logits, y)\n", "softmax(logits, dim=-1)",
+                                     "loss = F.nll_loss(torch.log_softmax(logits, -1), y)\n"),
+    "no-decay-group-decayed": ('opt = AdamW([{"params": a, "weight_decay": 0.1}, {"params": b, "weight_decay": 0.0}])\n',
+                               '"weight_decay": (', 'opt = AdamW([{"params": a, "weight_decay": 0.1}])\n'),
+    "scheduler-before-optimizer": ("opt.step()\nsched.step()\n", "sched.step(); opt.step()",
+                                   "sched.step()\nopt.step()\n"),  # the mistake already: nothing to plant
+    "weights-only-false": ("ck = torch.load(p, weights_only=True)\n", "False)[1])",
+                           "ck = torch.load(p, weights_only=False)\nck = pickle.load(f)\n"),
+    "delete-no-grad": ("with torch.no_grad():\n    v = model(x)\n", "nullcontext()",
+                       "with torch.enable_grad():\n    v = model(x)\n"),
+    "drop-checkpoint-key": ('state = {"model": m, "optimizer": o}\ntorch.save(state, p)\n', '{"model": m}',
+                            'meta = {"model": m, "optimizer": o}\nprint(meta)\n'),  # not what torch.save writes
+    "delete-restore": ('opt.load_state_dict(ck["optimizer"])\n', "pass",
+                       'model.load_state_dict(ck["model"])\n'),  # the model's: not a resume's extra state
+    "atomic-save-made-direct": ('torch.save(s, p + ".tmp")\nos.replace(p + ".tmp", p)\n', "torch.save(s, (",
+                                'torch.save(s, p)\nos.replace(q, r)\n'),  # a rename of something else
+}
+
+
+def plant_in(source, mutation_id):
+    """The sites of one mutation in `source` (a file in a folder of its own), and each mutant's text."""
+    with tempfile.TemporaryDirectory() as d:
+        script = pathlib.Path(d) / "train.py"
+        script.write_text(source)
+        _, found, absent = mutate.mutants(script)
+        mine = [i for i, (m, _, _, _) in enumerate(found) if m.id == mutation_id]
+        texts = [mutate.plant(script, i, pathlib.Path(d) / f"m{i}").read_text() for i in mine]
+        return texts, [m.id for m in absent]
+
+
+class MutationTest(unittest.TestCase):
+    def test_every_mutation_has_a_case(self):
+        self.assertEqual(sorted(m.id for m in mutate.MUTATIONS), sorted(CASES))
+
+    def test_each_plants_its_mistake_where_it_applies(self):
+        for mid, (positive, planted, _) in CASES.items():
+            with self.subTest(mid):
+                texts, absent = plant_in(positive, mid)
+                self.assertNotIn(mid, absent)
+                self.assertEqual(len(texts), 1, f"{mid}: {len(texts)} sites in {positive!r}")
+                self.assertIn(planted, texts[0])
+                self.assertIn(mutate.MARK, texts[0])  # the planted line says it ran
+                ast.parse(texts[0])
+                # Every line number stays: a finding on the mutant names the script's line.
+                self.assertEqual(texts[0].count("\n"), positive.count("\n"), texts[0])
+
+    def test_each_leaves_the_correct_code_it_resembles(self):
+        for mid, (_, _, negative) in CASES.items():
+            with self.subTest(mid):
+                texts, absent = plant_in(negative, mid)
+                self.assertEqual(texts, [], f"{mid} planted into {negative!r}")
+                self.assertIn(mid, absent)
+
+    def test_the_default_weights_only_and_a_no_grad_decorator_are_sites_too(self):
+        texts, _ = plant_in("ck = torch.load(p, map_location=d)\n", "weights-only-false")
+        self.assertEqual(len(texts), 1)
+        self.assertIn("torch.load(p, map_location=d, weights_only=False)", texts[0])
+        texts, _ = plant_in("@torch.no_grad()\ndef estimate_loss():\n    return 1\n", "delete-no-grad")
+        self.assertEqual(len(texts), 1)
+        self.assertIn("functools').wraps(f)", texts[0])
+        with tempfile.TemporaryDirectory() as d:  # the mark when the function runs, not when it is defined
+            mark = pathlib.Path(d) / "ran"
+            import os
+            os.environ["TRAINPROOF_MUTANT_RAN"] = str(mark)
+            try:
+                scope = {"torch": None}
+                exec(compile(texts[0], "train.py", "exec"), scope)
+                self.assertFalse(mark.exists())
+                self.assertEqual(scope["estimate_loss"](), 1)
+                self.assertTrue(mark.exists())
+            finally:
+                del os.environ["TRAINPROOF_MUTANT_RAN"]
+
+    def test_a_multi_line_node_keeps_its_lines(self):
+        source = textwrap.dedent('''\
+            state = {"model": m,
+                     "optimizer": o,
+                     "step": s}
+            torch.save(state, p)
+            x = 1
+            ''')
+        texts, _ = plant_in(source, "drop-checkpoint-key")
+        self.assertEqual(len(texts), 2)  # the optimizer and the step, one mutant each
+        for t in texts:
+            ast.parse(t)
+            self.assertEqual(t.splitlines()[4], "x = 1")
+
+    def test_a_module_the_script_imports_is_mutated_too(self):
+        with tempfile.TemporaryDirectory() as d:
+            (pathlib.Path(d) / "train.py").write_text("import loop\nloop.run()\n")
+            (pathlib.Path(d) / "loop.py").write_text("def run():\n    opt.zero_grad()\n")
+            (pathlib.Path(d) / "unused.py").write_text("opt.zero_grad()\n")
+            folder, found, _ = mutate.mutants(pathlib.Path(d) / "train.py")
+            self.assertEqual([f"{f.relative_to(folder)}:{n.lineno}" for m, f, n, _ in found
+                              if m.id == "delete-zero-grad"], ["loop.py:2"])
+
+
+if __name__ == "__main__":
+    unittest.main()
