@@ -296,5 +296,37 @@ TEST(ProbeFindingsTest, AFileKillOneToreAndARestartLoadedIsNamedAtTheLoad) {
   EXPECT_TRUE(non_atomic_saves(t, "ckpt.pt").empty());
 }
 
+// accelerate's load_state restores the torch RNG; a new iterator over a plain shuffled loader then
+// draws a new order from it. The RNG differs at the first resumed step, yet it was restored: the
+// finding says so (resume-rng-redrawn), not that the checkpoint lacks it. Its control: a restart
+// that restored nothing, or restored a state no save held, is still resume-missing-rng-state.
+TEST(ProbeFindingsTest, AnRngRestoredThenDrawnFromIsNotMissing) {
+  RecordedTrace resumed;
+  resumed.probe = {step_of(1, 1, "p1"), step_of(2, 1, "p9", "r-after-shuffle")};
+  ProbeFact saved;
+  saved.fact = "rng-at-save";
+  saved.start = 1;
+  saved.data = {{"digest", "r-at-save"}};
+  ProbeFact restored = saved;
+  restored.fact = "rng-restored";
+  restored.start = 2;
+  restored.where = "accelerate_loop.py:120";
+  resumed.facts = {saved, restored};
+  const ResumeDeparture d{{2, 9, "parameter digest"}, 9, {"rng.torch", "batch"}};
+  auto found = diagnose_resume(resumed, d);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "resume-rng-redrawn");
+  EXPECT_NE(found[0].detail.find("restored from the checkpoint (accelerate_loop.py:120)"), std::string::npos)
+      << found[0].detail;
+  EXPECT_NE(found[0].detail.find("the step's batch differs too"), std::string::npos) << found[0].detail;
+
+  resumed.facts[1].data["digest"] = "r-of-something-else";
+  found = diagnose_resume(resumed, d);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "resume-missing-rng-state");
+  resumed.facts.pop_back();
+  EXPECT_EQ(diagnose_resume(resumed, d).at(0).id, "resume-missing-rng-state");
+}
+
 }  // namespace
 }  // namespace trainproof

@@ -19,6 +19,9 @@ The last line printed is `final-digest HEX`: sha256 over every tensor of the fin
                     (resume-missing-data-position)
   non-atomic-save   save_state() straight into step_N, the folder a restart loads
                     (non-atomic-checkpoint)
+  reshuffle         a plain shuffled DataLoader (no seedable sampler, no generator of its own):
+                    load_state restores the torch RNG, and the restart's new iterator draws a new
+                    order from it (resume-rng-redrawn)
 --stop-after N stops after step N without a kill, to try a resume by hand."""
 import argparse
 import hashlib
@@ -33,7 +36,7 @@ from accelerate import Accelerator
 from accelerate.utils import DataLoaderConfiguration, set_seed
 from torch.utils.data import DataLoader, TensorDataset
 
-MISTAKES = ("none", "decay-on-bias", "no-zero-grad", "no-data-position", "non-atomic-save")
+MISTAKES = ("none", "decay-on-bias", "no-zero-grad", "no-data-position", "non-atomic-save", "reshuffle")
 STEPS, WARMUP, BATCH, SAMPLES, CKPT_EVERY, SEED = 32, 4, 8, 80, 8, 0
 
 
@@ -56,13 +59,14 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     torch.set_num_threads(1)  # a tiny model: one thread is fastest, and the digest then holds on any core count
 
-    accelerator = Accelerator(cpu=True, dataloader_config=DataLoaderConfiguration(use_seedable_sampler=True))
+    seedable = args.mistake != "reshuffle"
+    accelerator = Accelerator(cpu=True, dataloader_config=DataLoaderConfiguration(use_seedable_sampler=seedable))
     set_seed(SEED)
     data = torch.Generator().manual_seed(SEED)
     x = torch.randn(SAMPLES, 16, generator=data)
     y = (x[:, :8].sum(1) > 0).long() + 2 * (x[:, 8:].sum(1) > 0).long()
     loader = DataLoader(TensorDataset(x, y), batch_size=BATCH, shuffle=True, num_workers=0,
-                        generator=torch.Generator().manual_seed(SEED))
+                        generator=torch.Generator().manual_seed(SEED) if seedable else None)
     model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Dropout(0.1), nn.Linear(32, 4))
     if args.mistake == "decay-on-bias":
         groups = model.parameters()

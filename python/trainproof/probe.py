@@ -491,6 +491,24 @@ class _Probe:
         torch.manual_seed = traced_seed
         torch.random.manual_seed = traced_seed
 
+        # A restore of the torch RNG (a resume's, accelerate's load_state): the state it set, so
+        # that check can tell a state that was restored and then drawn from before the first step
+        # (a new DataLoader iterator's shuffle) from one that was never restored.
+        set_rng_state = torch.set_rng_state
+
+        def rng_restored():
+            if probe._on():
+                probe._fact("rng-restored", once=False, digest=probe._rng_digest())
+
+        def traced_set_rng_state(*args, **kwargs):
+            out = set_rng_state(*args, **kwargs)
+            if not _compiling():
+                probe._safely(rng_restored)
+            return out
+
+        torch.set_rng_state = traced_set_rng_state
+        torch.random.set_rng_state = traced_set_rng_state
+
         functional = import_module("torch.nn.functional")
         cross_entropy = functional.cross_entropy
 
@@ -727,6 +745,7 @@ class _Probe:
             needs.append("scaler")
         if self.rng_at_first_step is not None and not torch.equal(torch.get_rng_state(), self.rng_at_first_step):
             needs.append("rng")
+        self._fact("rng-at-save", once=False, digest=self._rng_digest())  # what a restore of it would set
         self._write({"kind": "save", "seq": self.seq, "path": os.path.abspath(path) if path else None,
                      "existed": existed, "keys": keys, "where": _user_frame(), "checkpoint": checkpoint,
                      "holds": sorted(self._holds(obj)) if checkpoint else [], "needs": needs})
@@ -871,9 +890,12 @@ class _Probe:
                     d.value((k, v))
         return d.hex()
 
+    def _rng_digest(self):
+        return hashlib.blake2b(self.torch.get_rng_state().numpy().data, digest_size=_DIGEST_BYTES).hexdigest()
+
     def _rng_states(self):
         torch = self.torch
-        out = {"rng.torch": hashlib.blake2b(torch.get_rng_state().numpy().data, digest_size=_DIGEST_BYTES).hexdigest()}
+        out = {"rng.torch": self._rng_digest()}
         if torch.cuda.is_available() and torch.cuda.is_initialized():
             for i in range(torch.cuda.device_count()):
                 out[f"rng.cuda{i}"] = hashlib.blake2b(torch.cuda.get_rng_state(i).numpy().data,

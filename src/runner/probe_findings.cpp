@@ -96,6 +96,18 @@ std::vector<std::pair<int64_t, const ProbeStep*>> enumerate_steps(const Recorded
   return out;
 }
 
+// Where a restart restored the torch RNG to a state a checkpoint saved (the probe's rng-restored
+// and rng-at-save facts): the line of that restore, or empty when it restored none.
+std::string rng_restored_from_checkpoint(const RecordedTrace& resumed, int start) {
+  std::set<std::string> saved;
+  for (const auto& f : resumed.facts)
+    if (f.fact == "rng-at-save" && f.data.count("digest")) saved.insert(f.data.at("digest"));
+  for (const auto& f : resumed.facts)
+    if (f.fact == "rng-restored" && f.start == start && f.data.count("digest") && saved.count(f.data.at("digest")))
+      return f.where.empty() ? std::string("?") : f.where;
+  return "";
+}
+
 }  // namespace
 
 std::vector<RestartAlignment> align_restarts(const RecordedTrace& straight, const RecordedTrace& resumed) {
@@ -228,8 +240,19 @@ std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeD
     add("resume-missing-scheduler-state",
         has("scheduler") ? "the checkpoint does not restore the LR scheduler: save and load scheduler.state_dict()"
                          : "the learning rate differs: the step count the schedule is computed from is not restored");
+  // Restored, then drawn from before this step: not missing. A new DataLoader iterator draws its
+  // shuffle order from it (accelerate's load_state, then a fresh loop over a plain shuffled loader).
+  const std::string restored = has("rng.torch") ? rng_restored_from_checkpoint(resumed, r.start) : "";
+  if (!restored.empty())
+    add("resume-rng-redrawn",
+        fmt::format("the torch CPU RNG was restored from the checkpoint ({}), then drawn from again before this "
+                    "step{}: a new DataLoader iterator draws its shuffle order from it, so the restart trains on a "
+                    "re-drawn order. Make the order a function of the epoch and a seed (a sampler seeded per "
+                    "epoch: accelerate's use_seedable_sampler=True, DistributedSampler.set_epoch), or save and "
+                    "restore the sampler's position",
+                    restored, has("batch") ? " (the step's batch differs too)" : ""));
   for (const auto& k : diff)
-    if (k.rfind("rng.", 0) == 0)
+    if (k.rfind("rng.", 0) == 0 && !(k == "rng.torch" && !restored.empty()))
       add("resume-missing-rng-state",
           fmt::format("{} differs: the checkpoint does not restore {}", rng_name(k), rng_call(k)));
   if (has("batch") && !any_rng)
