@@ -2,6 +2,7 @@
 // team's script, one a copy, each held to `check`.
 #include "trainproof/runner/mutate.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -83,9 +84,20 @@ std::vector<Site> list_sites(const std::string& python, const std::string& scrip
 }
 
 // Why a mutant check saw nothing, as far as check can tell, and what would make it see.
-std::string why_survived(const Site& s, const CheckOptions& c, const CheckReport& r) {
+std::string why_survived(const Site& s, const CheckOptions& c, const CheckReport& r,
+                         const std::vector<std::string>& base_findings) {
   if (of_resume(s.id)) {
     if (c.kills == 0) return "no kill, so no restart to miss it: run with --kills 1 or more";
+    // The unmutated script breaks the law already: its own first departure comes first.
+    const auto own = std::find_if(base_findings.begin(), base_findings.end(),
+                                  [](const std::string& f) { return f.find("exact resume") != std::string::npos; });
+    for (const auto& e : r.report.entries)
+      if (e.status == Status::kBroken && e.kind != "finding")
+        return fmt::format(
+            "masked: the unmutated script already breaks {}{}; the first departure is its own, so "
+            "this one shows only once that is fixed",
+            e.name.substr(0, e.name.find(':')),
+            own == base_findings.end() ? std::string() : fmt::format(" ({})", *own));
     for (const auto& e : r.report.entries)
       if (e.status == Status::kNotTested) return fmt::format("the resume law was not tested: {}", e.detail);
     return "every restart resumed bitwise: the piece may not matter to this loop, or no restart came after it "
@@ -230,11 +242,14 @@ MutateReport mutate(const MutateOptions& o) {
       } else if (!fs::exists(ran, ec)) {
         m.why = "the planted line never ran in any run";
       } else if (same_run(base.keep / "uninterrupted-1.trace", c.keep / "uninterrupted-1.trace")) {
-        m.why = "equivalent here: its run is bitwise the unmutated script's (values, state digests, final "
-                "parameters)";
+        m.why =
+            "equivalent here: its run is bitwise the unmutated script's (values, state digests, final "
+            "parameters)";
       } else {
-        m.outcome = MutantResult::Outcome::kSurvived;
-        m.why = why_survived(s, c, r);
+        // Masked (the unmutated script breaks the same law first): not a miss of the gate, which
+        // is red for this script already.
+        m.why = why_survived(s, c, r, out.base_findings);
+        if (m.why.rfind("masked", 0) != 0) m.outcome = MutantResult::Outcome::kSurvived;
       }
     } catch (const BadInput& e) {  // the mutant fails its first run: no CI would miss it
       m.outcome = MutantResult::Outcome::kCaught;
