@@ -54,8 +54,9 @@ std::optional<ResumeDeparture> first_departure(const RecordedTrace& straight, co
 //   resume-params-differ, resume-missing-optimizer-state, resume-missing-scheduler-state,
 //   resume-missing-rng-state, resume-rng-redrawn (the torch RNG restored from the checkpoint,
 //   then drawn from again before the step: a re-drawn shuffle), resume-missing-data-position
-//   (the batch differs while every RNG agrees), resume-missing-scaler-state; resume-state-equal-values-differ (every digest equal:
-//   check reruns the step with op-level digests, see parting_op_after_restart).
+//   (the batch differs while every RNG agrees), resume-missing-scaler-state;
+//   resume-state-equal-values-differ (every digest equal: check reruns the step with op-level
+//   digests, see parting_op_after_restart).
 std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeDeparture& departure);
 
 // non-atomic-checkpoint: a torch.save straight onto the file a restart then loads with
