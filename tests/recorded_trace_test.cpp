@@ -269,6 +269,18 @@ TEST(ProbeFindingsTest, AFolderWrittenInPlaceIsNamedAsTheFolderAFileAsTheFile) {
   found = non_atomic_saves(t, "");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_NE(found[0].detail.find("torch.save writes straight onto ckpt.pt"), std::string::npos) << found[0].detail;
+
+  // The kill left the file the restart then failed on unwritten: it loaded from the folder the
+  // killed run wrote in place, and that names it. Not so for the atomic form (its .tmp folder).
+  t.file_ops = {save_of("/r/step_16/optimizer.bin", 16, {"optimizer"})};
+  load.path = "/r/step_16/random_states_0.pkl";
+  t.file_ops.push_back(load);
+  found = non_atomic_saves(t, "");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].detail.find("the checkpoint folder step_16/ is written in place"), std::string::npos)
+      << found[0].detail;
+  t.file_ops[0].path = "/r/step_16.tmp/optimizer.bin";
+  EXPECT_TRUE(non_atomic_saves(t, "").empty());
 }
 
 // A checkpoint written by other means than torch.save onto its path (a buffer's bytes written

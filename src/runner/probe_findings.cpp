@@ -270,11 +270,20 @@ std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeD
 }
 
 std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::string& killed_writing) {
-  std::set<std::string> loaded;
+  std::set<std::string> loaded, loaded_from;  // the files a run loaded, and their folders
   for (const auto& f : resumed.file_ops)
-    if (f.kind == "load" && !f.path.empty()) loaded.insert(f.path);
+    if (f.kind == "load" && !f.path.empty()) {
+      loaded.insert(f.path);
+      loaded_from.insert(parent_of(f.path));
+    }
   for (const auto& f : resumed.file_ops) {
-    if (f.kind != "save" || !loaded.count(f.path)) continue;
+    // A file written into a new folder named by its step, a folder a restart loaded from: the
+    // folder is the checkpoint, written in place, though the kill may have left the very file the
+    // restart failed on unwritten (accelerate's save_state straight into step_N/).
+    const bool into_loaded_folder = f.kind == "save" && !f.existed && !f.path.empty() &&
+                                    names_number(name_of(parent_of(f.path)), f.seq) &&
+                                    loaded_from.count(parent_of(f.path));
+    if (f.kind != "save" || !(loaded.count(f.path) || into_loaded_folder)) continue;
     const std::string name = name_of(f.path);
     const bool confirmed = !killed_writing.empty() && name_of(killed_writing) == name;
     Finding finding;
