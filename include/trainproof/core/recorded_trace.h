@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,24 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path);
 std::vector<int64_t> logged_steps_from(const std::filesystem::path& path, size_t offset);
 // The end of the complete records (after the last newline): where a restart will append.
 size_t complete_size(const std::filesystem::path& path);
+
+// The distinct steps a growing trace has recorded so far, as read_recorded_trace counts them
+// (its logged steps, else its probe's), reading only the records appended since the last call:
+// check polls it every few milliseconds while a run trains, and a trace grows to megabytes. A
+// record still being written is read once it is whole; a trace that shrank is read again.
+class StepTally {
+ public:
+  explicit StepTally(std::filesystem::path path) : path_(std::move(path)) {}
+  size_t now();
+  // The bytes read so far: the end of the last whole record.
+  uintmax_t read_up_to() const { return offset_; }
+
+ private:
+  size_t count() const { return logged_.empty() ? probed_.size() : logged_.size(); }
+  std::filesystem::path path_;
+  uintmax_t offset_ = 0;
+  std::set<int64_t> logged_, probed_;
+};
 
 // As series: "step" (int64), one float64 series per scalar (NaN where a step lacks it), and
 // "param.<name>" (float32) per parameter; every tolerance exact.

@@ -1,5 +1,5 @@
 // See check_runs.h.
-#include "src/runner/check_runs.h"
+#include "src/check/check_runs.h"
 
 #include <poll.h>
 #include <sys/inotify.h>

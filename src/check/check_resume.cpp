@@ -11,9 +11,9 @@
 #include <fmt/ranges.h>
 
 #include "src/process/process.h"
-#include "src/runner/check_laws.h"
-#include "src/runner/check_runs.h"
-#include "src/runner/probe_findings.h"
+#include "src/check/check_laws.h"
+#include "src/check/check_runs.h"
+#include "src/check/probe_findings.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/fault.h"
 #include "trainproof/core/recorded_trace.h"
@@ -101,7 +101,7 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
   if (total < 2) return Law::not_tested(name, fmt::format("the command records {} step(s): nowhere to kill it", total));
   const std::vector<size_t> at = plan_kills(straight, kills, seed);
   const Run r = launch.make(run);
-  StepCounter counter(r.trace);
+  StepTally counter(r.trace);
   std::string killed_writing;  // the file kill 1 landed in the write of
   bool moved_whole = false;    // kill 1 came right after a checkpoint was renamed into the run folder
   // A checkpoint written straight over the one a restart loads (the probe saw both).

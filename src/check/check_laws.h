@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "src/runner/check_runs.h"
+#include "src/check/check_runs.h"
 #include "trainproof/core/progress.h"
 #include "trainproof/core/recorded_trace.h"
 #include "trainproof/report/report.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "trainproof/runner/check.h"
+#include "trainproof/check/check.h"
 
 namespace trainproof {
 

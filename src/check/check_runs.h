@@ -19,7 +19,7 @@
 #include "src/process/process.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/recorded_trace.h"
-#include "trainproof/runner/check.h"
+#include "trainproof/check/check.h"
 
 namespace trainproof {
 
@@ -102,30 +102,6 @@ class Launcher {
   std::string program_;
   std::vector<std::string> resume_args_, seed_args_;
   std::vector<std::pair<std::string, std::string>> probe_env_;
-};
-
-// How many steps a trace holds now (a trace still being written may be torn at its end). It
-// is re-read only when it grew, so that polling it costs the command next to nothing.
-class StepCounter {
- public:
-  explicit StepCounter(fs::path trace) : trace_(std::move(trace)) {}
-  size_t now() {
-    std::error_code ec;
-    const auto size = fs::file_size(trace_, ec);
-    if (ec || size == size_) return steps_;
-    size_ = size;
-    try {
-      steps_ = read_recorded_trace(trace_).steps.size();
-    } catch (const BadInput&) {
-      size_ = 0;  // read again next time
-    }
-    return steps_;
-  }
-
- private:
-  fs::path trace_;
-  uintmax_t size_ = 0;
-  size_t steps_ = 0;
 };
 
 // Watches a run folder and the folders made in it (a checkpoint-N/ of Trainer's, a save_state

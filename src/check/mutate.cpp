@@ -1,6 +1,6 @@
 // `trainproof mutate` (runner/mutate.h): the documents' mistakes planted into copies of the
 // team's script, one a copy, each held to `check`.
-#include "trainproof/runner/mutate.h"
+#include "trainproof/check/mutate.h"
 
 #include <algorithm>
 #include <chrono>
@@ -15,8 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "src/process/process.h"
-#include "src/runner/check_runs.h"
-#include "src/runner/probe_findings.h"
+#include "src/check/check_runs.h"
+#include "src/check/probe_findings.h"
 #include "trainproof/core/atomic_file.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/progress.h"

@@ -1,0 +1,275 @@
+// `trainproof check` (check.h): runs a user's training command as production does and holds
+// its recorded trace to the laws; the runs themselves (starting, counting, watching) are
+// check_runs.h's, the preempted run's law check_resume.cpp's. Progress goes to the caller's
+// sink (CheckOptions::progress); the verdicts are returned as a report.
+#include "trainproof/check/check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "src/check/check_golden.h"
+#include "src/check/check_laws.h"
+#include "src/check/check_runs.h"
+#include "src/check/probe_findings.h"
+#include "src/process/exec_paths.h"
+#include "src/process/process.h"
+#include "trainproof/core/data_dirs.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/core/recorded_trace.h"
+#include "trainproof/core/temp_dir.h"
+#include "trainproof/golden/golden_store.h"
+#include "trainproof/report/report.h"
+
+namespace trainproof {
+
+namespace fs = std::filesystem;
+
+// Where two traces first differ: the step (for per-step series) or the parameter, and the values.
+std::string first_difference(const RecordedTrace& a, const RecordedTrace& b) {
+  const Trace ta = to_trace(a), tb = to_trace(b);
+  std::vector<int64_t> steps;
+  for (const auto& [s, v] : a.steps) steps.push_back(s);
+  for (const auto& c : compare_traces(ta, tb, /*cross_environment=*/false)) {
+    if (c.passed()) continue;
+    if (c.series.rfind("param.", 0) == 0)
+      return fmt::format("final parameter {} differs ({})", c.series.substr(6), c.detail);
+    const size_t i = static_cast<size_t>(std::max<int64_t>(c.first_divergence, 0));
+    // Two values that differ: a series that only ends early or runs longer has none at its first
+    // missing step (its golden and observed values are not set there), so it says how long each is.
+    if (c.first_divergence >= 0 && i < steps.size() && i < std::min(c.golden_size, c.observed_size))
+      return fmt::format("first at step {} in '{}': {:.9g} vs {:.9g}", steps[i], c.series, c.golden_value,
+                         c.observed_value);
+    if (c.verdict == Verdict::kLengthMismatch && i < steps.size())
+      return fmt::format("from step {} in '{}': {} values against {}, none to compare there", steps[i], c.series,
+                         c.golden_size, c.observed_size);
+    return fmt::format("'{}': {}", c.series, c.detail);
+  }
+  return "";
+}
+
+namespace {
+
+// The recorded lr of every step against the schedule, with the usual culprits named.
+Law schedule_law(const RecordedTrace& t, const CheckOptions& o) {
+  const std::string name = fmt::format("the schedule: every step's recorded lr is {}'s", o.expect_lr_spec);
+  std::vector<double> got;
+  std::vector<int64_t> steps;
+  for (const auto& [step, values] : t.steps) {
+    const auto it = values.find("lr");
+    if (it == values.end())
+      return {name, false,
+              fmt::format("step {} records no lr: log the rate each step used, rec.log(step, lr=...)", step)};
+    got.push_back(it->second);
+    steps.push_back(step);
+  }
+  const std::vector<double>& want = o.expect_lr;
+  // Equal up to the order of the formula's floating-point operations (a Python lambda and
+  // trainproof's C++ one round differently); any real mistake moves the rate by far more.
+  const Tolerance tol = Tolerance::ulp(4) | Tolerance::rel(1e-9);
+  const auto equal_from = [&](size_t shift_got, size_t shift_want) {
+    for (size_t i = 0; i + shift_got < got.size() && i + shift_want < want.size(); ++i)
+      if (!tol.accepts(want[i + shift_want], got[i + shift_got], DType::kFloat64)) return false;
+    return true;
+  };
+  const size_t n = std::min(got.size(), want.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (tol.accepts(want[i], got[i], DType::kFloat64)) continue;
+    std::string hint;
+    size_t same = i;  // how long the recorded rate stays put from here
+    while (same + 1 < got.size() && got[same + 1] == got[i]) ++same;
+    if (equal_from(0, 1))
+      hint =
+          "; the recorded rates are the schedule's one step early: lr logged after scheduler.step(), or one "
+          "scheduler.step() too many before training";
+    else if (equal_from(1, 0))
+      hint = "; the recorded rates are the schedule's one step late: an off-by-one in the lambda or the step count";
+    else if (same > i)
+      hint = fmt::format(
+          "; the recorded rate stays at {:.9g} for steps {} to {}: a per-step scheduler stepped per "
+          "epoch?",
+          got[i], steps[i], steps[same]);
+    return {name, false,
+            fmt::format("first at step {} (record {} of {}): lr {:.9g}, the schedule gives {:.9g}{}", steps[i], i + 1,
+                        got.size(), got[i], want[i], hint)};
+  }
+  if (got.size() != want.size())
+    return {name, false,
+            fmt::format("{} steps recorded, the schedule has {}: --total (or --steps) differs from the loop's",
+                        got.size(), want.size())};
+  return {name, true, fmt::format("{} steps, each within {} of the schedule", n, tol.str())};
+}
+
+// Two runs parted: both reruns, with op-level digests, up to the step where they parted, and
+// the first op with equal inputs and different outputs named (nondeterministic-op).
+void op_rerun(const Launcher& launch, const RecordedTrace& a, const RecordedTrace& b, Progress& progress,
+              std::vector<Finding>& findings) {
+  const int64_t step = first_probe_step_difference(a, b);
+  if (step <= 0) return;  // no probe records: not a Python command, or --no-probe
+  std::vector<RecordedTrace> reruns;
+  for (const char* name : {"op-digests-1", "op-digests-2"}) {
+    progress.note(fmt::format("rerun up to step {} with op-level digests ({})", step, name));
+    const Run r = launch.make(name);
+    const int code = launch.finish(launch.start(r, "start 1", {{"TRAINPROOF_OP_DIGESTS", std::to_string(step)}}), r);
+    if (code != 0) {
+      progress.note(fmt::format("the rerun with op-level digests failed (exit {}); no op named", code));
+      return;
+    }
+    reruns.push_back(read_recorded_trace(r.trace));
+  }
+  for (auto& f : first_parting_op(reruns[0], reruns[1], step)) findings.push_back(std::move(f));
+}
+
+// The findings as report entries (JUnit, HTML), each id once (the same id from two runs: a load
+// in the first start and a restart); --allow accepts one knowingly.
+void report_findings(VerifyReport& report, const std::vector<std::string>& allow) {
+  std::vector<Finding> once;
+  for (auto& f : report.findings)
+    if (std::none_of(once.begin(), once.end(), [&](const Finding& g) { return g.id == f.id; })) once.push_back(f);
+  report.findings = std::move(once);
+  for (auto& f : report.findings) {
+    f.allowed = std::find(allow.begin(), allow.end(), f.id) != allow.end();
+    report.entries.emplace_back("check", "cmd", "finding", f.id, f.status(), "",
+                                fmt::format("{}: {}", f.heading(), f.detail));
+  }
+}
+
+// The laws, then the findings, as the report's entries, and what the console prints.
+CheckReport conclude(const CheckOptions& o, std::vector<Law> laws, VerifyReport report,
+                     std::optional<CheckGoldenWrite> golden, const Progress& progress, const fs::path& work) {
+  report.entries.insert(report.entries.end(), laws.begin(), laws.end());
+  report_findings(report, o.allow);
+  report.seconds = progress.seconds();
+  return {std::move(report), std::move(golden), o.keep.empty() ? "" : work.string()};
+}
+
+// Which options each lane takes: the exact lane (bitwise determinism, one or two runs) or the
+// band lane (--band with --regen, or a band golden held).
+void check_lane_options(const CheckOptions& o, bool band) {
+  if (o.band && !o.regen)
+    throw BadInput("check --band: only with --regen (a band golden is held as any golden: --golden FILE)");
+  if (!band) {
+    if (o.runs < 1 || o.runs > 2)
+      throw BadInput(fmt::format("--runs {}: must be 1 or 2 (more only with --band)", o.runs));
+    if (o.runs < 2 && o.regen)
+      throw BadInput("check --runs 1: not with --regen (a golden is made only from a loop shown deterministic)");
+    if (!o.seed_arg.empty())
+      throw BadInput("check --seed-arg: only in the band lane (--regen --band, or a band golden)");
+    if (o.band_k > 0) throw BadInput("check --band-k: only when holding a band golden");
+    return;
+  }
+  if (o.kills > 0)
+    throw BadInput("check --kills: not in the band lane (an exact resume is bitwise; runs that differ cannot show it)");
+  if (!o.reference.empty()) throw BadInput("check --reference: not in the band lane");
+  if (o.regen && o.runs < kBandMinRuns)
+    throw BadInput(
+        fmt::format("check --regen --band --runs {}: a band needs at least {} runs (5 or 10 give a "
+                    "usable width); the spread of fewer says nothing",
+                    o.runs, kBandMinRuns));
+  if (o.regen && o.band_k > 0) throw BadInput("check --band-k: only when holding a band golden, not with --regen");
+  if (o.runs < 1 || o.runs > 100) throw BadInput(fmt::format("--runs {}: must be 1 to 100", o.runs));
+}
+
+}  // namespace
+
+CheckReport check(const CheckOptions& o) {
+  if (o.command.empty()) throw BadInput("check: give the training command after --");
+  if (o.kills < 0) throw BadInput(fmt::format("--kills {}: must be 0 or more", o.kills));
+  if (o.regen && o.golden.empty()) throw BadInput("check --regen: name the golden to write with --golden FILE");
+  if (!o.markdown.empty() && !o.regen) throw BadInput("check --markdown: only with --regen");
+  if (!o.reference.empty() && o.regen)
+    throw BadInput("check --reference: not with --regen (a golden is made from runs of this check)");
+
+  if (!o.reference.empty() && !fs::exists(o.reference))
+    throw BadInput(fmt::format("{}: no such trace (--reference)", o.reference.string()));
+  std::optional<DeviceGolden> golden;
+  if (!o.regen && !o.golden.empty()) golden = load_check_golden(o.golden);
+  const bool band = o.band || (golden && golden->band);
+  check_lane_options(o, band);
+  const std::vector<ExecPath> paths =
+      o.regen && !band ? select_paths(cpu_paths(cpu_flags()), o.path_set) : std::vector<ExecPath>{};
+  std::optional<TempDir> temp;
+  fs::path work = o.keep;
+  if (work.empty()) {
+    temp.emplace("check");
+    work = temp->path();
+  } else {
+    fs::create_directories(work);
+  }
+  const Launcher launch(o, work);
+  Progress progress((o.reference.empty() ? o.runs : 0) + (o.kills > 0 ? 1 : 0) +
+                        static_cast<int>(paths.empty() ? 0 : paths.size() - 1),
+                    o.progress);
+  std::vector<Law> laws;
+  VerifyReport report;
+  std::optional<CheckGoldenWrite> written;
+  if (band) {
+    const auto runs = band_runs(launch, o, o.runs, o.regen ? 0 : golden->band->runs, progress);
+    report.findings = script_findings(runs[0]);
+    if (!o.expect_lr.empty()) laws.push_back(schedule_law(runs[0], o));
+    if (golden)
+      for (auto& l : band_laws(*golden, runs, o)) laws.push_back(std::move(l));
+    if (runs.size() > 1) laws.push_back(determinism_advice(runs));
+    if (o.regen) written = regen_band(runs, laws, o);
+    return conclude(o, std::move(laws), std::move(report), std::move(written), progress, work);
+  }
+
+  // The uninterrupted run: it must work, and record something, before any law means anything.
+  // With --reference, an earlier check's uninterrupted trace stands in for it.
+  const auto uninterrupted = [&] {
+    if (!o.reference.empty()) {
+      progress.note(
+          fmt::format("the uninterrupted run: {} (--reference; determinism not checked)", o.reference.string()));
+      return read_recorded_trace(o.reference);
+    }
+    progress.run(fmt::format("uninterrupted: {}", fmt::join(o.command, " ")));
+    const Run first = launch.make("uninterrupted-1");
+    if (const int code = launch.finish(launch.start(first), first); code != 0)
+      throw BadInput(
+          fmt::format("check: the command failed on its first uninterrupted run (exit {}); its output "
+                      "ends:\n{}",
+                      code, tail_of(first.log)));
+    return read_recorded_trace(first.trace);
+  };
+  const RecordedTrace a = uninterrupted();
+  if (a.steps.empty() && a.params.empty())
+    throw BadInput(
+        fmt::format("check: the uninterrupted run holds no record: the command records no trace (a Python command is "
+                    "recorded by the probe once it imports torch and steps an optimizer; otherwise call "
+                    "trainproof.Recorder().log(step, ...) once per step)"));
+  progress.note(fmt::format("{} steps and {} parameters recorded", a.steps.size(), a.params.size()));
+  report.findings = script_findings(a);
+
+  if (o.reference.empty() && o.runs > 1) {
+    progress.run("uninterrupted again (determinism)");
+    const Run second = launch.make("uninterrupted-2");
+    if (const int code = launch.finish(launch.start(second), second); code != 0) {
+      laws.push_back({"determinism: two uninterrupted runs are bitwise equal", false,
+                      fmt::format("the second run failed (exit {}); its output ends:\n{}", code, tail_of(second.log))});
+    } else {
+      const RecordedTrace b = read_recorded_trace(second.trace);
+      std::string diff = first_difference(a, b);
+      if (diff.empty()) diff = first_probe_difference(a, b);
+      if (!diff.empty()) op_rerun(launch, a, b, progress, report.findings);
+      laws.push_back({"determinism: two uninterrupted runs are bitwise equal", diff.empty(),
+                      diff.empty() ? fmt::format("{} steps, final parameters equal", a.steps.size())
+                                   : diff + ". The usual causes: an unseeded RNG (torch, numpy, random), DataLoader "
+                                            "shuffling without a seeded generator or with workers, non-deterministic "
+                                            "kernels (torch.use_deterministic_algorithms(True))"});
+    }
+  }
+  if (o.kills > 0) {
+    progress.run(fmt::format("preempted: {} SIGKILL(s), restarted after each", o.kills));
+    laws.push_back(resume_law(launch, a, o.kills, o.seed, progress, report.findings));
+  }
+  if (!o.expect_lr.empty()) laws.push_back(schedule_law(a, o));
+
+  if (golden) laws.push_back(golden_law(to_trace(a), *golden, o, report));
+  if (o.regen) written = regen_golden(launch, a, laws, o, paths, progress);
+  return conclude(o, std::move(laws), std::move(report), std::move(written), progress, work);
+}
+
+}  // namespace trainproof

@@ -1,0 +1,189 @@
+// See probe_findings.h: the documents' mistakes in the script itself (document 003, "Common
+// mistakes"), and what a checkpoint holds.
+#include "src/check/probe_findings.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "src/check/probe_records.h"
+
+namespace trainproof {
+
+using namespace probe_records;
+
+namespace {
+
+std::string data_or(const ProbeFact& f, const std::string& key, const std::string& fallback = "") {
+  const auto it = f.data.find(key);
+  return it == f.data.end() ? fallback : it->second;
+}
+double number_or(const ProbeFact& f, const std::string& key, double fallback) {
+  const std::string v = data_or(f, key);
+  if (v.empty() || v == "null") return fallback;
+  return std::strtod(v.c_str(), nullptr);
+}
+
+Finding finding(std::string id, std::string law, int64_t step, std::string where, std::string detail,
+                bool advice = false) {
+  Finding f;
+  f.id = std::move(id);
+  f.law = std::move(law);
+  f.step = step;
+  f.where = std::move(where);
+  f.detail = std::move(detail);
+  f.advice = advice;
+  return f;
+}
+
+constexpr const char* kLoopLaw = "the training loop";
+constexpr const char* kScheduleLaw = "the schedule";
+constexpr const char* kCheckpointLaw = "checkpoints";
+constexpr const char* kSeedLaw = "determinism";
+
+}  // namespace
+
+std::vector<Finding> unsafe_loads(const RecordedTrace& run) {
+  for (const auto& op : run.file_ops)
+    if (op.kind == "load" && op.weights_only == "false")
+      return {finding("unsafe-torch-load", kCheckpointLaw, -1, op.where,
+                      "torch.load(..., weights_only=False) runs whatever code the file's pickle holds: load "
+                      "checkpoints with weights_only=True")};
+  return {};
+}
+
+std::set<std::string> checkpoint_holds(const RecordedTrace& run, const ProbeFileOp& save) {
+  std::set<std::string> holds(save.holds.begin(), save.holds.end());
+  if (save.path.empty()) return holds;
+  const std::string folder = parent_of(save.path);
+  for (const auto& op : run.file_ops)
+    if (op.kind == "save" && op.start == save.start && op.seq == save.seq && parent_of(op.path) == folder)
+      holds.insert(op.holds.begin(), op.holds.end());
+  // A folder of its own named by the step (checkpoint-8/, step_8/) holds the step in its name.
+  if (save.seq > 0 && names_number(name_of(folder), save.seq)) holds.insert("step");
+  return holds;
+}
+
+std::vector<std::string> checkpoint_lacks(const RecordedTrace& run, const ProbeFileOp& save) {
+  const std::set<std::string> holds = checkpoint_holds(run, save);
+  std::vector<std::string> missing;
+  for (const auto& need : save.needs)
+    if (!holds.count(need)) missing.push_back(need);
+  return missing;
+}
+
+std::vector<Finding> script_findings(const RecordedTrace& run) {
+  std::vector<Finding> out;
+  const int start = run.probe.empty() ? 1 : run.probe.front().start;
+  std::set<std::string> named;
+  const auto add = [&](Finding f) {
+    if (named.insert(f.id).second) out.push_back(std::move(f));
+  };
+  for (const auto& f : run.facts) {
+    if (f.start != start) continue;
+    const int64_t step = f.seq + 1;
+    if (f.fact == "backward-onto-last-step-grads") {
+      add(finding("zero-grad-missing", kLoopLaw, step, f.where,
+                  fmt::format("gradients left by step {} were still in .grad when the next backward started, so "
+                              "they add up across steps: call optimizer.zero_grad() once per optimizer step "
+                              "(accumulating micro-batches within one step is fine)",
+                              f.seq)));
+    } else if (f.fact == "no-grad-forward-in-train-mode") {
+      add(finding("eval-mode-forgotten", kLoopLaw, step, f.where,
+                  fmt::format("a forward under torch.no_grad() with {} in training mode: call model.eval() before "
+                              "validating (dropout stays on, BatchNorm keeps updating its running statistics)",
+                              data_or(f, "modules"))));
+    } else if (f.fact == "grad-forward-in-eval-mode") {
+      const bool backward = data_or(f, "backward") == "true";
+      const std::string stochastic = data_or(f, "stochastic");
+      // Left in eval mode: after the module trained, or after a validation (nanoGPT validates
+      // before its first step: a model never seen training is in eval mode from then on).
+      const bool left = data_or(f, "seen_training") == "true" || data_or(f, "after_validation") == "true";
+      if (backward && left && !stochastic.empty())
+        add(finding("train-mode-forgotten", kLoopLaw, step, f.where,
+                    fmt::format("this step trained with {} in eval mode, left there by an earlier validation: call "
+                                "model.train() after validating",
+                                stochastic)));
+      else if (!backward)
+        add(finding("validation-with-grad", kLoopLaw, step, f.where,
+                    "a forward in eval mode with grad enabled and no backward after it: validate under "
+                    "torch.no_grad() (it keeps every activation for a backward that never comes)",
+                    /*advice=*/true));
+    } else if (f.fact == "cross-entropy-input") {
+      const std::string dtype = data_or(f, "dtype");
+      const double tol = dtype == "torch.float16" || dtype == "torch.bfloat16" ? 1e-2 : 1e-3;
+      const double dev = number_or(f, "row_sum_dev", 1);
+      const double smallest = number_or(f, "min", -1);
+      if (smallest >= 0 && dev <= tol)
+        add(finding("softmax-before-cross-entropy", kLoopLaw, step, f.where,
+                    fmt::format("cross_entropy was given probabilities (every value >= 0, every row summing to 1 "
+                                "within {:.2g}): it applies log_softmax itself; pass the logits",
+                                dev)));
+    } else if (f.fact == "param-groups") {
+      std::stringstream groups(data_or(f, "groups"));
+      int i = 0;
+      for (std::string g; std::getline(groups, g, ';'); ++i) {
+        double wd = 0;
+        int one_dim = 0, n = 0;
+        if (std::sscanf(g.c_str(), "%lf/%d/%d", &wd, &one_dim, &n) == 3 && wd > 0 && one_dim > 0) {
+          add(finding("weight-decay-on-bias-or-norm", kLoopLaw, -1, f.where,
+                      fmt::format("param group {} applies weight_decay {:g} to {} one-dimensional parameter(s) of "
+                                  "its {} (biases, norm weights): give them a group with weight_decay 0",
+                                  i, wd, one_dim, n)));
+          break;
+        }
+      }
+    } else if (f.fact == "clip-while-scaled") {
+      add(finding("clip-before-unscale", kLoopLaw, step, f.where,
+                  "clip_grad_norm_ ran on gradients an enabled GradScaler had scaled, so the threshold applies to "
+                  "scaled values: call scaler.unscale_(optimizer) before clipping"));
+    } else if (f.fact == "schedule-at-exit") {
+      const double k = number_or(f, "scheduler_steps", 0);
+      const double n = number_or(f, "optimizer_steps", 0);
+      const double span = number_or(f, "span", 0);
+      const bool changes = data_or(f, "lambda_changes_after") == "true";
+      const bool sized_in_steps = (span > 0 && span >= 1.5 * k && 2 * span >= n) || changes;
+      if (n >= 4 && 2 * k <= n && sized_in_steps)
+        add(finding("scheduler-per-epoch", kScheduleLaw, -1, f.where,
+                    fmt::format("{} stepped {:g} times for {:g} optimizer steps, and its schedule is {} when "
+                                "training ends: a per-step schedule stepped per epoch; call scheduler.step() after "
+                                "every optimizer.step()",
+                                data_or(f, "scheduler"), k, n,
+                                span > 0 ? fmt::format("sized for {:g} steps", span) : std::string("still changing"))));
+    } else if (f.fact == "scheduler-step-before-optimizer-step") {
+      add(finding("scheduler-before-optimizer", kScheduleLaw, step, f.where,
+                  "scheduler.step() ran before the first optimizer.step(): the schedule's first value is skipped; "
+                  "step the scheduler after the optimizer"));
+    } else if (f.fact == "torch-random-before-seed" || f.fact == "torch-random-unseeded") {
+      add(finding("unseeded-rng", kSeedLaw, f.fact == "torch-random-unseeded" ? step : -1, f.where,
+                  f.fact == "torch-random-unseeded"
+                      ? "random numbers were drawn from torch's global RNG (first here) and torch.manual_seed() "
+                        "was never called: seed it before building the model and the data"
+                      : "random numbers were drawn from torch's global RNG before this torch.manual_seed(): seed "
+                        "first, then build the model and the data"));
+    }
+  }
+  for (auto& f : unsafe_loads(run)) add(std::move(f));
+  for (const auto& op : run.file_ops) {
+    if (op.start != start) continue;
+    if (op.kind == "save" && op.checkpoint && !named.count("checkpoint-missing-state") &&
+        std::any_of(run.probe.begin(), run.probe.end(),
+                    [&](const ProbeStep& p) { return p.start == start && p.seq > op.seq; })) {
+      const std::vector<std::string> missing = checkpoint_lacks(run, op);
+      if (!missing.empty())
+        add(finding("checkpoint-missing-state", kCheckpointLaw, op.seq, op.where,
+                    fmt::format("the checkpoint saved after step {} lacks {} of the state this run has ({}): a "
+                                "resume from it cannot continue exactly; save them all",
+                                op.seq, fmt::join(missing, ", "), fmt::join(op.needs, ", "))));
+      named.insert("checkpoint-missing-state");  // judged at the first checkpoint only
+    }
+  }
+  return out;
+}
+
+}  // namespace trainproof
