@@ -28,15 +28,16 @@ LAYERS = {
     "trainproof_golden_probe": 3,
     "trainproof_runner": 3,
     "trainproof_distributed": 3,
-    "trainproof_cli": 4,
-    "trainproof_textclf": 5,
-    "trainproof_bench": 5,
-    "trainproof_harness": 5,
-    "trainproof_main": 5,
-    "trainproof_scenarios": 6,
-    "trainproof_cpu": 7,
-    "trainproof_cuda": 7,
-    "trainproof": 8,  # the launcher: starts trainproof-cpu or trainproof-cuda
+    "trainproof_check": 4,
+    "trainproof_cli": 5,
+    "trainproof_textclf": 6,
+    "trainproof_bench": 6,
+    "trainproof_harness": 6,
+    "trainproof_main": 6,
+    "trainproof_scenarios": 7,
+    "trainproof_cpu": 8,
+    "trainproof_cuda": 8,
+    "trainproof": 9,  # the launcher: starts trainproof-cpu or trainproof-cuda
 }
 IGNORED = {"trainproof_warnings"}  # compile flags only, linked by every target
 BEGIN, END = "<!-- architecture:begin -->", "<!-- architecture:end -->"

@@ -1,7 +1,7 @@
 // The recorded-trace format from the C++ side: the Recorder and the reader agree bit for
 // bit; a torn last record is ignored, a damaged earlier one is bad input naming the file;
 // a restart drops a torn tail and appends; the reader's series are the trace model's. And the
-// op a restart parts at, from the probe's op records (src/runner/probe_findings.h).
+// op a restart parts at, from the probe's op records (src/check/probe_findings.h).
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -11,8 +11,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "src/runner/probe_findings.h"
+#include "src/check/probe_findings.h"
 #include "tests/support/bad_input.h"
+#include "trainproof/core/hash.h"
 #include "trainproof/core/recorded_trace.h"
 #include "trainproof/core/temp_dir.h"
 
@@ -96,6 +97,38 @@ TEST(RecordedTraceTest, ARestartDropsATornTailAndAppends) {
   EXPECT_EQ(logged_steps_from(p, resume_at), (std::vector<int64_t>{3, 4}));
 }
 
+// check polls a run's trace every few milliseconds: the tally counts the steps as the reader
+// does, reading only what was appended. A record half written counts once whole; a trace that
+// shrank (a new run) is read again. The control that it reads no byte twice: a record it has
+// read, damaged in place afterwards, changes nothing (the reader would refuse the file).
+TEST(RecordedTraceTest, TheStepTallyReadsOnlyWhatWasAppended) {
+  TempDir dir("rt");
+  const fs::path p = write_three_steps(dir);
+  StepTally tally(p);
+  EXPECT_EQ(tally.now(), 3u);
+  EXPECT_EQ(tally.read_up_to(), fs::file_size(p));
+  const std::string record = [] {
+    const std::string payload = R"({"kind":"log","step":4,"values":{"loss":0.5}})";
+    return fmt::format("{}\t{:016x}\n", payload, fnv1a64(payload));
+  }();
+  std::string data = slurp(p);
+  spit(p, data + record.substr(0, 10));  // half written
+  EXPECT_EQ(tally.now(), 3u);
+  data[std::string("TPTRACE 1\n").size() + 10] ^= 1;  // damage a record already read
+  spit(p, data + record);
+  EXPECT_EQ(tally.now(), 4u);
+  EXPECT_THROW(read_recorded_trace(p), BadInput);
+
+  // A probe-only trace (a script the probe records): its steps by the optimizer's counter.
+  const std::string probe = [](int64_t seq) {
+    const std::string payload = fmt::format(R"({{"kind":"probe","seq":{},"values":{{}},"digests":{{}}}})", seq);
+    return fmt::format("{}\t{:016x}\n", payload, fnv1a64(payload));
+  }(1);
+  spit(p, "TPTRACE 1\n" + probe);  // shorter: a new trace
+  EXPECT_EQ(tally.now(), 1u);
+  EXPECT_EQ(read_recorded_trace(p).steps.size(), 1u);
+}
+
 TEST(RecordedTraceTest, WithoutTheVariableTheRecorderIsANoOp) {
   unsetenv("TRAINPROOF_TRACE");
   Recorder rec;
@@ -173,6 +206,39 @@ TEST(ProbeFindingsTest, ARestartIsAlignedWithTheEarlierRestartWhoseCheckpointItL
   // The negative control: parameters nobody had stay unplaced by content (the old fallback).
   resumed.probe[resumed.probe.size() - 2].digests["params"] = "nowhere";
   EXPECT_EQ(align_restarts(straight, resumed)[1].how.find("parameter digest"), std::string::npos);
+}
+
+// A restart whose every digest of the state agrees with the uninterrupted run's, yet whose step
+// values depart (a generator of the script's own that the checkpoint does not save): named as
+// such, not as a missing state. The quick form of CheckFirstOpTest.unsaved-generator (nightly),
+// which also reruns the step with op-level digests. The control: equal values depart nowhere.
+TEST(ProbeFindingsTest, EveryDigestEqualWhileTheValuesDifferIsNamedAsSuch) {
+  RecordedTrace straight, resumed;
+  const auto with_loss = [](ProbeStep p, double loss) {
+    p.values = {{"loss", loss}};
+    return p;
+  };
+  for (int64_t s = 1; s <= 20; ++s)
+    straight.probe.push_back(with_loss(step_of(1, s, fmt::format("p{}", s), "r0"), 1.0 / s));
+  for (int64_t s = 1; s <= 12; ++s)
+    resumed.probe.push_back(with_loss(step_of(1, s, fmt::format("p{}", s), "r0"), 1.0 / s));
+  for (int64_t s = 11; s <= 20; ++s)  // restart 1 resumes at step 11; its third step's loss departs
+    resumed.probe.push_back(with_loss(step_of(2, s - 10, fmt::format("p{}", s), "r0"), s == 13 ? 0.5 : 1.0 / s));
+  const auto restarts = align_restarts(straight, resumed);
+  ASSERT_EQ(restarts.size(), 1u);
+  EXPECT_EQ(restarts[0].step, 11);
+  const auto d = first_departure(straight, resumed, restarts);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->step, 13);
+  EXPECT_TRUE(d->differing.empty());
+  const auto found = diagnose_resume(resumed, *d);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "resume-state-equal-values-differ");
+  EXPECT_NE(found[0].detail.find("every digest of the state equal, the step's values differ"), std::string::npos)
+      << found[0].detail;
+
+  resumed.probe[12 + 2].values["loss"] = 1.0 / 13;  // the control: the values agree too
+  EXPECT_FALSE(first_departure(straight, resumed, align_restarts(straight, resumed)).has_value());
 }
 
 // The stacks teams train with write a checkpoint as a folder of files: what it holds is judged

@@ -181,7 +181,7 @@ TEST(RunnerTest, CompareReportsEqualFilesEqualAndAMovedValueDifferent) {
 
 // check's report: a broken law, a breaking finding or a refused golden is exit 1; an allowed
 // finding, advice and a golden written with --force over held laws are not. The console
-// prints it from the report (runner/check.cpp prints nothing).
+// prints it from the report (check/check.cpp prints nothing).
 TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
   CheckReport r;
   r.report.entries.emplace_back("check", "cmd", "invariant", "determinism", Status::kPass, "", "");

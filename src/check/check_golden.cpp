@@ -3,15 +3,15 @@
 // whose runs differ (core/band.h).
 #include "src/check/check_golden.h"
 
-#include <algorithm>
-#include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
+#include <cmath>
+#include "src/check/check_laws.h"
+#include "src/check/check_runs.h"
 #include "src/core/envelope.h"
 #include "src/process/exec_paths.h"
 #include "src/process/process.h"
-#include "src/check/check_laws.h"
-#include "src/check/check_runs.h"
 #include "src/runner/trace_source.h"
 #include "trainproof/core/band.h"
 #include "trainproof/core/compare.h"

@@ -10,10 +10,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "src/process/process.h"
 #include "src/check/check_laws.h"
 #include "src/check/check_runs.h"
 #include "src/check/probe_findings.h"
+#include "src/process/process.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/fault.h"
 #include "trainproof/core/recorded_trace.h"

@@ -17,9 +17,9 @@
 #include <fmt/format.h>
 
 #include "src/process/process.h"
+#include "trainproof/check/check.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/recorded_trace.h"
-#include "trainproof/check/check.h"
 
 namespace trainproof {
 

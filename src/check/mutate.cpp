@@ -14,9 +14,9 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "src/process/process.h"
 #include "src/check/check_runs.h"
 #include "src/check/probe_findings.h"
+#include "src/process/process.h"
 #include "trainproof/core/atomic_file.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/progress.h"

@@ -8,10 +8,10 @@
 #include <CLI/CLI.hpp>
 
 #include "src/cli/commands.h"
+#include "trainproof/check/check.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/tolerance.h"
 #include "trainproof/report/console.h"
-#include "trainproof/runner/check.h"
 
 namespace trainproof::cli {
 namespace {

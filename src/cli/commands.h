@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "trainproof/check/check.h"
 #include "trainproof/cli/cli.h"
 #include "trainproof/report/report.h"
-#include "trainproof/runner/check.h"
 
 namespace trainproof::cli {
 

@@ -7,7 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "src/cli/commands.h"
-#include "trainproof/runner/mutate.h"
+#include "trainproof/check/mutate.h"
 
 namespace trainproof::cli {
 

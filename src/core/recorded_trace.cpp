@@ -170,6 +170,44 @@ std::vector<int64_t> logged_steps_from(const std::filesystem::path& path, size_t
   return steps;
 }
 
+size_t StepTally::now() {
+  std::ifstream in(path_, std::ios::binary);
+  if (!in) return count();
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<uintmax_t>(in.tellg());
+  if (size < offset_) {  // replaced or truncated: from the start again
+    offset_ = 0;
+    logged_.clear();
+    probed_.clear();
+  }
+  if (size == offset_) return count();
+  std::string chunk(size - offset_, '\0');
+  in.seekg(static_cast<std::streamoff>(offset_));
+  in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+  chunk.resize(static_cast<size_t>(in.gcount()));
+  size_t pos = 0;
+  if (offset_ == 0) {
+    if (chunk.size() < kHeader.size() || chunk.compare(0, kHeader.size(), kHeader) != 0) return count();
+    pos = kHeader.size();
+  }
+  for (size_t nl; (nl = chunk.find('\n', pos)) != std::string::npos; pos = nl + 1) {
+    const std::string_view line(chunk.data() + pos, nl - pos);
+    const size_t tab = line.rfind('\t');
+    if (tab == std::string_view::npos || line.substr(tab + 1) != digest(line.substr(0, tab))) continue;
+    const auto j = nlohmann::json::parse(line.substr(0, tab), nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object()) continue;
+    const std::string kind = j.value("kind", "");
+    if (kind == "log" && j.contains("step") && j["step"].is_number_integer()) {
+      logged_.insert(j["step"].get<int64_t>());
+    } else if (kind == "probe" && j.contains("seq") && j["seq"].is_number_integer()) {
+      const bool counter = j.contains("opt_step") && j["opt_step"].is_number_integer();
+      probed_.insert(counter ? j["opt_step"].get<int64_t>() + 1 : j["seq"].get<int64_t>());
+    }
+  }
+  offset_ += pos;
+  return count();
+}
+
 size_t complete_size(const std::filesystem::path& path) {
   const std::string data = slurp(path);
   const size_t nl = data.rfind('\n');
