@@ -37,6 +37,38 @@ int exit_code_of(int status) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// posix_spawn's file actions and attributes, destroyed however the spawn ends; every call
+// that prepares them checked (an error is this machine's trouble: no memory left).
+struct SpawnSetup {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  bool has_actions = false, has_attr = false;
+  int logs[2] = {-1, -1};  // the child's log descriptors, closed here once it has its own
+  SpawnSetup() = default;
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
+  ~SpawnSetup() {
+    if (has_actions) posix_spawn_file_actions_destroy(&actions);
+    if (has_attr) posix_spawnattr_destroy(&attr);
+    for (const int fd : logs)
+      if (fd >= 0) ::close(fd);
+  }
+  static void check(int rc, const char* what) {
+    if (rc != 0) throw std::system_error(rc, std::generic_category(), std::string("posix_spawn: ") + what);
+  }
+};
+
+// waitpid, again when a signal interrupts it. Any other failure (ECHILD: not our child, or
+// reaped already) throws: a wait that failed must never read as an exit with code 0.
+pid_t wait_for(pid_t pid, int* status, int options) {
+  pid_t r;
+  do {
+    r = waitpid(pid, status, options);
+  } while (r < 0 && errno == EINTR);
+  if (r < 0) throw std::system_error(errno, std::generic_category(), "waitpid(" + std::to_string(pid) + ")");
+  return r;
+}
+
 }  // namespace
 
 void set_cli_executable(const std::string& path) {
@@ -84,21 +116,32 @@ pid_t spawn_program(const std::string& program, const std::vector<std::string>& 
   // posix_spawn, not fork(): glibc starts the child with clone(CLONE_VFORK) and runs no
   // pthread_atfork handler, which the libraries a CUDA build loads (NCCL, NVSHMEM, cuFile)
   // register; the child sets its own process group (a kill reaches its children too: workers,
-  // launchers), redirects, and calls execve.
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out, 1);
-  posix_spawn_file_actions_adddup2(&actions, err, 2);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
+  // launchers), redirects, and calls execve. It inherits nothing else of this process: no
+  // descriptor above 2 (a library's socket or pipe, open without O_CLOEXEC, would keep its
+  // peer waiting), no blocked signal, no ignored one (a SIGTERM we ignore must still end it).
+  SpawnSetup setup;
+  setup.logs[0] = out;
+  if (err != out) setup.logs[1] = err;
+  setup.check(posix_spawn_file_actions_init(&setup.actions), "file actions");
+  setup.has_actions = true;
+  setup.check(posix_spawnattr_init(&setup.attr), "attributes");
+  setup.has_attr = true;
+  setup.check(posix_spawn_file_actions_adddup2(&setup.actions, out, 1), "stdout");
+  setup.check(posix_spawn_file_actions_adddup2(&setup.actions, err, 2), "stderr");
+  short spawn_flags = POSIX_SPAWN_SETPGROUP;
+  if (!fault_injected("spawn-inherits-parent-state")) {
+    setup.check(posix_spawn_file_actions_addclosefrom_np(&setup.actions, 3), "closing descriptors above 2");
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    setup.check(posix_spawnattr_setsigmask(&setup.attr, &none), "signal mask");
+    setup.check(posix_spawnattr_setsigdefault(&setup.attr, &all), "signal dispositions");
+    spawn_flags |= POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  }
+  setup.check(posix_spawnattr_setflags(&setup.attr, spawn_flags), "flags");
+  setup.check(posix_spawnattr_setpgroup(&setup.attr, 0), "process group");
   pid_t pid = -1;
-  const int failed = posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(out);
-  if (err != out) ::close(err);
+  const int failed = posix_spawn(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), envp.data());
   if (!failed) return pid;
   // The program itself cannot run (absent, not executable, a missing interpreter): bad input.
   // Anything else (no processes or memory left) is this machine's trouble, not the input's.
@@ -110,13 +153,13 @@ pid_t spawn_program(const std::string& program, const std::vector<std::string>& 
 
 int wait_exit(pid_t pid) {
   int status = 0;
-  waitpid(pid, &status, 0);
+  wait_for(pid, &status, 0);
   return exit_code_of(status);
 }
 
 std::optional<int> poll_exit(pid_t pid) {
   int status = 0;
-  if (waitpid(pid, &status, WNOHANG) != pid) return std::nullopt;
+  if (wait_for(pid, &status, WNOHANG) != pid) return std::nullopt;
   return exit_code_of(status);
 }
 
@@ -173,7 +216,8 @@ void kill_and_reap(pid_t pid) {
   kill(-pid, SIGKILL);
   kill(pid, SIGKILL);
   for (const pid_t p : tree) kill(p, SIGKILL);
-  waitpid(pid, nullptr, 0);
+  while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
 }
 
 std::optional<int> wait_exit_within(pid_t pid, double seconds, const std::function<bool()>& stop) {

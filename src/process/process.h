@@ -28,9 +28,9 @@ struct ChildLogs {
 // Starts `program args...` with stdout and stderr in `logs` and `env` added to its environment
 // (an empty value removes that variable), in a process group of its own. Started with
 // posix_spawn: no fork handler of a loaded library runs, and the child only redirects and calls
-// execve. Returns its pid. A program that cannot run (absent, not executable, a missing
-// interpreter) is BadInput naming it and why; any other failure to start (no processes or
-// memory left) is a std::system_error.
+// execve. It inherits no descriptor above 2, no blocked signal and no ignored one. Returns its pid. A program that
+// cannot run (absent, not executable, a missing interpreter) is BadInput naming it and why; any other failure to start
+// (no processes or memory left) is a std::system_error.
 pid_t spawn_program(const std::string& program, const std::vector<std::string>& args, const ChildLogs& logs,
                     const std::vector<std::pair<std::string, std::string>>& env = {});
 // The same for this CLI: `<cli_executable()> args...`.
@@ -56,7 +56,8 @@ struct RankEntry {
 };
 std::vector<std::string> ddp_worker_entry(const RankEntry& e);
 
-// The exit code of a child: its status, or 128 + the signal that ended it.
+// The exit code of a child: its status, or 128 + the signal that ended it. A wait that fails
+// (not this process's child, or reaped already) is a std::system_error, never an exit code.
 int wait_exit(pid_t pid);
 std::optional<int> poll_exit(pid_t pid);  // empty while it runs
 bool ended_by_signal(int exit_code);

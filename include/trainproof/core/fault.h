@@ -8,6 +8,8 @@
 //   throw-in-<scenario>    the scenario fails to run (an internal error, exit 3)
 //   kill-misses-other-sessions   a kill reaches the child's process group only, not its
 //                          descendants in sessions of their own (check_process_tree_test)
+//   spawn-inherits-parent-state   a child keeps the parent's descriptors above 2, blocked
+//                          signals and ignored ones (process_test)
 // Unset (always, outside such tests) every component behaves as documented.
 #pragma once
 

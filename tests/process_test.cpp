@@ -1,0 +1,80 @@
+// Child processes (src/process/process.h): a child inherits nothing of its parent but its
+// environment and its logs, and a wait that fails never reads as a clean exit.
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include <gtest/gtest.h>
+
+#include "src/process/process.h"
+#include "trainproof/core/temp_dir.h"
+
+namespace trainproof {
+namespace {
+
+std::string read_all(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// What a child sees of its parent's state: whether descriptor `fd` is open in it (test(1) opens
+// none of its own), and whether SIGUSR1 is blocked and SIGUSR2 ignored (awk reads its own
+// /proc masks; a shell would not do, it clears its mask as it starts).
+std::string child_state(const TempDir& dir, int fd) {
+  const auto log = dir.path() / "child.log";
+  const pid_t test = spawn_program("/usr/bin/test", {"-e", "/proc/self/fd/" + std::to_string(fd)}, {log, log});
+  const int open = wait_exit(test);
+  const pid_t awk = spawn_program(
+      "/usr/bin/awk",
+      {"/^SigBlk/ { print \"blk:\" substr($2, 14, 1) } /^SigIgn/ { print \"ign:\" substr($2, 14, 1) }",
+       "/proc/self/status"},
+      {log, log});
+  EXPECT_EQ(wait_exit(awk), 0) << read_all(log);
+  return (open == 0 ? "fd:open\n" : "fd:closed\n") + read_all(log);
+}
+
+// The parent holds a descriptor open without O_CLOEXEC, blocks SIGUSR1 and ignores SIGUSR2;
+// the child has none of it. The negative control (TRAINPROOF_INJECT_FAULT=
+// spawn-inherits-parent-state) shows each would reach the child unless reset.
+TEST(ProcessTest, AChildInheritsNoDescriptorNorSignalStateOfItsParent) {
+  TempDir dir("proc");
+  const int fd = ::open((dir.path() / "held").c_str(), O_WRONLY | O_CREAT, 0644);
+  ASSERT_GE(fd, 3);
+  sigset_t usr1, before;
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  ASSERT_EQ(pthread_sigmask(SIG_BLOCK, &usr1, &before), 0);
+  const auto old_usr2 = signal(SIGUSR2, SIG_IGN);
+
+  const std::string clean = child_state(dir, fd);
+  setenv("TRAINPROOF_INJECT_FAULT", "spawn-inherits-parent-state", 1);
+  const std::string leaky = child_state(dir, fd);
+  unsetenv("TRAINPROOF_INJECT_FAULT");
+
+  signal(SIGUSR2, old_usr2);
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  ::close(fd);
+  // SIGUSR1 is signal 10 (bit 9: hex digit 14 of 16 holds bits 8-11, value 2), SIGUSR2 bit 11 (8).
+  EXPECT_EQ(clean, "fd:closed\nblk:0\nign:0\n");
+  EXPECT_EQ(leaky, "fd:open\nblk:2\nign:8\n");
+}
+
+// A wait that fails (the child reaped already: ECHILD) throws; it must not read as exit 0.
+TEST(ProcessTest, AFailedWaitIsAnErrorNotACleanExit) {
+  TempDir dir("proc");
+  const auto log = dir.path() / "true.log";
+  const pid_t pid = spawn_program("/bin/sh", {"-c", "exit 3"}, {log, log});
+  EXPECT_EQ(wait_exit(pid), 3);
+  EXPECT_THROW(wait_exit(pid), std::system_error);
+  EXPECT_THROW(poll_exit(pid), std::system_error);
+}
+
+}  // namespace
+}  // namespace trainproof
