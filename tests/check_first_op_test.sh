@@ -20,7 +20,9 @@ fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1;
 case $mistake in
   *-generator) flags=(--kills 1 --runs 1 --resume-args --resume) id=resume-state-equal-values-differ law="exact resume"
                text="torch.randn(x.shape, generator=self.generator)" ;;
-  *) flags=() id=nondeterministic-op law=determinism text="torch.randn(inputs.shape, generator=noise)" ;;
+  # Killed once too: runs that differ already leave the resume untested, no state named.
+  *) flags=(--kills 1 --seed 3 --resume-args --resume) id=nondeterministic-op law=determinism
+     text="torch.randn(inputs.shape, generator=noise)" ;;
 esac
 [ -n "${CHECK_KEEP:-}" ] && rm -rf "$CHECK_KEEP" && flags+=(--keep "$CHECK_KEEP")
 [ -n "${CHECK_REFERENCE:-}" ] && flags+=(--reference "$CHECK_REFERENCE")
@@ -38,6 +40,9 @@ else
   line=$(grep -nF "$text" "$script" | cut -d: -f1)
   [ "$rc" -eq 1 ] || fail "exit $rc with $mistake planted, expected 1"
   grep -q "^BROKEN   $law" "$tmp/out.log" || fail "$law not broken"
+  if [ "$mistake" = unseeded-noise ]; then
+    grep -q "^NOT TESTED exact resume" "$tmp/out.log" || fail "exact resume not NOT TESTED for runs that differ"
+  fi
   [ "$(echo "$found" | cut -d' ' -f1-2)" = "$id train.py:$line" ] \
     || fail "findings '$found', expected exactly $id at train.py:$line"
   grep -A1 "\[$id\]" "$tmp/out.log" | grep -q "first op with equal inputs and different outputs.* aten::randn at train.py:$line" \

@@ -243,6 +243,7 @@ CheckReport check(const CheckOptions& o) {
   progress.note(fmt::format("{} steps and {} parameters recorded", a.steps.size(), a.params.size()));
   report.findings = script_findings(a);
 
+  std::string runs_differ;  // where two uninterrupted runs differ: the resume cannot be judged by values
   if (o.reference.empty() && o.runs > 1) {
     progress.run("uninterrupted again (determinism)");
     const Run second = launch.make("uninterrupted-2");
@@ -253,6 +254,7 @@ CheckReport check(const CheckOptions& o) {
       const RecordedTrace b = read_recorded_trace(second.trace);
       std::string diff = first_difference(a, b);
       if (diff.empty()) diff = first_probe_difference(a, b);
+      runs_differ = diff;
       if (!diff.empty()) op_rerun(launch, a, b, progress, report.findings);
       laws.push_back({"determinism: two uninterrupted runs are bitwise equal", diff.empty(),
                       diff.empty() ? fmt::format("{} steps, final parameters equal", a.steps.size())
@@ -263,7 +265,7 @@ CheckReport check(const CheckOptions& o) {
   }
   if (o.kills > 0) {
     progress.run(fmt::format("preempted: {} SIGKILL(s), restarted after each", o.kills));
-    laws.push_back(resume_law(launch, a, o.kills, o.seed, progress, report.findings));
+    laws.push_back(resume_law(launch, a, o.kills, o.seed, progress, report.findings, runs_differ));
   }
   if (!o.expect_lr.empty()) laws.push_back(schedule_law(a, o));
 

@@ -58,7 +58,9 @@ std::string first_difference(const RecordedTrace& a, const RecordedTrace& b);
 // `seed`, the first kill on a write into the run folder, restarted after each kill until it
 // finishes; bitwise the uninterrupted run `straight`, or broken with the first difference and
 // the resume findings (missing state, a non-atomic save, an unsafe load) added to `findings`.
+// `runs_differ`: where two uninterrupted runs already differ (the determinism law broken), a
+// departure after a restart is not tested as the resume's, and no missing state is named.
 Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
-               std::vector<Finding>& findings);
+               std::vector<Finding>& findings, const std::string& runs_differ = "");
 
 }  // namespace trainproof
