@@ -3,6 +3,7 @@
 #include <hdf5.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -46,6 +47,19 @@ TEST_F(CliTest, VersionIsTheProjectVersion) {
   const Result r = trainproof("--version");
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_EQ(r.output, "trainproof " TRAINPROOF_PROJECT_VERSION "\n");
+}
+
+// A crash leaves its evidence: the signal and the stack's addresses on stderr, and the
+// process still dies of that signal (the exit status says which). The control: a normal run
+// prints no crash report.
+TEST_F(CliTest, ACrashPrintsItsStackAndDiesOfItsSignal) {
+  const Result crashed = trainproof("list", "TRAINPROOF_INJECT_FAULT=crash-at-start");
+  EXPECT_EQ(crashed.code, 128 + SIGSEGV) << crashed.output;
+  EXPECT_NE(crashed.output.find("trainproof: fatal signal 11\nbacktrace"), std::string::npos) << crashed.output;
+  EXPECT_NE(crashed.output.find("[0x"), std::string::npos) << crashed.output;  // a frame's address
+  const Result fine = trainproof("list");
+  EXPECT_EQ(fine.code, 0) << fine.output;
+  EXPECT_EQ(fine.output.find("fatal signal"), std::string::npos) << fine.output;
 }
 
 TEST_F(CliTest, VerifyPassesOnTheCommittedGoldens) {

@@ -22,6 +22,7 @@ void cli::add_report_options(CLI::App* command, ReportFiles& files) {
 }
 
 int cli_main(int argc, char** argv, const char* default_golden_dir, const std::vector<CliCommand>& extra) {
+  install_crash_report();
   set_cli_executable("/proc/self/exe");  // child processes (preempt trials, ranks) run this CLI
   CLI::App app{"trainproof: proves a LibTorch training loop does what the best-practice documents say"};
   app.require_subcommand(1);

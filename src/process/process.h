@@ -77,4 +77,9 @@ void kill_group(pid_t pid);
 // kill_and_reap() after it lands, however long the caller looks before sending it.
 void stop_group(pid_t pid);
 
+// A crash (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT) prints "trainproof: fatal signal N" and
+// the stack's return addresses to stderr, then ends the process by that signal as before: a
+// crash on a machine lent for minutes leaves its evidence in the log. The CLI installs it first.
+void install_crash_report();
+
 }  // namespace trainproof
