@@ -169,6 +169,7 @@ class _Digest:
     words). Integer sums wrap the same way in any order, so no thread count changes a digest."""
 
     _HOST_BYTES = 1 << 16  # below this, hashing the bytes costs less than a reduction's start
+    _host_path = True  # False: CPU tensors take the device's path too (its tests run it on the CPU)
     _WORDS = 1 << 20  # words reduced at once: bounds what is held per device (2 x 8 MiB)
     _weights = {}  # device -> (the odd weights 1, 3, 5, ..., a buffer), _WORDS words each
 
@@ -199,7 +200,7 @@ class _Digest:
         if flat.dtype == torch.bool:
             flat = flat.to(torch.uint8)
         raw = flat.view(torch.uint8)
-        if raw.device.type == "cpu" and (raw.numel() < self._HOST_BYTES or raw.numel() % 8):
+        if raw.device.type == "cpu" and self._host_path and (raw.numel() < self._HOST_BYTES or raw.numel() % 8):
             self._host.update(raw.numpy().data)
             return
         # Eight bytes a word where the size allows (a half or byte tensor may hold a count that int64
@@ -211,7 +212,7 @@ class _Digest:
             raw = raw.clone()  # a view from an offset the word cannot start at
         words = raw.view(dtype)
         weights, high = self._scratch(raw.device)
-        cpu = raw.device.type == "cpu"
+        cpu = raw.device.type == "cpu" and self._host_path
         for at in range(0, words.numel(), self._WORDS):  # each part's sums in order: parts cannot swap
             part = words[at:at + self._WORDS].to(torch.int64)  # a view where the words are int64 already
             n = part.numel()
