@@ -1,0 +1,185 @@
+// record, tolerances, compare, run and the golden status `list` prints (runner.h): the
+// commands that record, read or compare traces without holding a run to the goldens.
+#include "trainproof/runner/runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include <ATen/Parallel.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <torch/cuda.h>
+
+#include "src/core/envelope.h"
+#include "src/core/trace_json.h"
+#include "src/process/exec_paths.h"
+#include "src/process/path_matrix.h"
+#include "src/runner/trace_source.h"
+#include "trainproof/core/errors.h"
+#include "trainproof/core/hash.h"
+#include "trainproof/core/temp_dir.h"
+#include "trainproof/golden/golden_store.h"
+#include "trainproof/runner/fingerprint.h"
+
+namespace trainproof {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+}  // namespace
+
+// ---- record and tolerances ----------------------------------------------------------------
+
+int record(const std::vector<std::string>& scenarios, const std::string& device, const fs::path& out,
+           const ProgressSink& progress) {
+  const auto defs = resolve_scenarios(scenarios);
+  const auto devices = resolve_devices(device);
+  if (devices.size() != 1) throw BadInput("record: --device must name one device (cpu or cuda)");
+  const Recording r = record_here(defs, c10::Device(devices[0]), progress);
+  write_recording(out, r);
+  return kExitOk;
+}
+
+std::vector<ToleranceRow> tolerances(const std::vector<std::string>& scenarios, const fs::path& golden_dir) {
+  std::vector<ToleranceRow> rows;
+  for (const auto& def : resolve_scenarios(scenarios)) {
+    const GoldenFile g = read_golden(golden_path(golden_dir, def.name));
+    for (const auto& [dev, dg] : g.devices) add_tolerance_rows(def.name, dev, dg.trace, rows);
+  }
+  return rows;
+}
+
+// ---- compare ------------------------------------------------------------------------------
+
+namespace {
+
+// One file's traces against another's, appended to `report`.
+void compare_files(const CompareOptions& o, const fs::path& reference, const fs::path& observed,
+                   const std::optional<Tolerance>& policy, VerifyReport& report) {
+  const std::string observed_device = o.observed_device.empty() ? o.device : o.observed_device;
+  const GoldenFile a = read_golden(reference), b = read_golden(observed);
+  auto ga = a.devices.find(o.device);
+  auto gb = b.devices.find(observed_device);
+  if (ga == a.devices.end()) throw BadInput(fmt::format("{}: no /{} group", reference.string(), o.device));
+  if (gb == b.devices.end()) throw BadInput(fmt::format("{}: no /{} group", observed.string(), observed_device));
+  const bool by_ceiling = o.tolerance == "ceiling", across = observed_device != o.device;
+  const std::string label = across ? o.device + "/" + observed_device : o.device;
+  for (auto c : compare_traces(ga->second.trace, gb->second.trace, o.cross)) {
+    const Series* g = ga->second.trace.find(c.series);
+    if ((policy || by_ceiling) && (c.verdict == Verdict::kPass || c.verdict == Verdict::kFail)) {
+      const double ceiling = by_ceiling ? ceiling_allowance(*g) : 0;
+      const Tolerance t = policy ? *policy : ceiling > 0 ? Tolerance::abs(ceiling) : Tolerance::exact();
+      c = compare_series_with(*g, *gb->second.trace.find(c.series), t);
+    }
+    if (across && (c.verdict == Verdict::kMissingSeries || c.verdict == Verdict::kNewSeries)) {
+      report.entries.emplace_back(
+          b.scenario, label, "series", c.series, Status::kSkipped, "",
+          fmt::format("recorded on {} only", c.verdict == Verdict::kNewSeries ? observed_device : o.device));
+      continue;
+    }
+    report.entries.push_back(
+        series_entry(b.scenario, label, c, o.cross && !policy && !by_ceiling, ga->second.trace, gb->second.trace));
+  }
+}
+
+std::vector<fs::path> goldens_in(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".h5") out.push_back(e.path().filename());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+VerifyReport compare(const CompareOptions& o) {
+  std::optional<Tolerance> policy;
+  if (!o.tolerance.empty() && o.tolerance != "ceiling") {
+    try {
+      policy = Tolerance::parse(o.tolerance);
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(fmt::format("--tolerance: {}", e.what()));
+    }
+  }
+  VerifyReport report;
+  const auto t0 = Clock::now();
+  const bool dir_a = fs::is_directory(o.reference), dir_b = fs::is_directory(o.observed);
+  if (dir_a != dir_b)
+    throw BadInput(fmt::format("compare: {} is a folder and {} is not: compare two files or two folders",
+                               (dir_a ? o.reference : o.observed).string(),
+                               (dir_a ? o.observed : o.reference).string()));
+  if (!dir_a) {
+    compare_files(o, o.reference, o.observed, policy, report);
+  } else {
+    // Two folders: each golden against the other folder's of the same name; one only one
+    // folder holds is MISSING (from the observed) or NEW (in it).
+    const auto in_a = goldens_in(o.reference), in_b = goldens_in(o.observed);
+    if (in_a.empty() && in_b.empty())
+      throw BadInput(fmt::format("compare: no .h5 golden in {} or {}", o.reference.string(), o.observed.string()));
+    for (const auto& name : in_a) {
+      if (std::binary_search(in_b.begin(), in_b.end(), name))
+        compare_files(o, o.reference / name, o.observed / name, policy, report);
+      else
+        report.entries.emplace_back(name.stem().string(), o.device, "run", "golden", Status::kMissing, "",
+                                    fmt::format("{} has it, {} does not", o.reference.string(), o.observed.string()));
+    }
+    for (const auto& name : in_b)
+      if (!std::binary_search(in_a.begin(), in_a.end(), name))
+        report.entries.emplace_back(name.stem().string(), o.device, "run", "golden", Status::kNew, "",
+                                    fmt::format("{} has it, {} does not", o.observed.string(), o.reference.string()));
+  }
+  report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return report;
+}
+
+// ---- run and list -------------------------------------------------------------------------
+
+VerifyReport run(const std::string& scenario, const std::string& device, const LineSink& echo) {
+  const auto defs = resolve_scenarios({scenario});
+  VerifyReport report;
+  const auto t0 = Clock::now();
+  for (const auto& dev : resolve_devices(device)) {
+    try {
+      const Trace t = run_scenario(defs[0], c10::Device(dev), echo);
+      for (const auto& inv : t.invariants)
+        if (!inv.held) report.entries.push_back(law_entry(scenario, dev, inv.name, Status::kBroken, inv.detail));
+    } catch (const Skipped& s) {
+      report.entries.emplace_back(scenario, dev, "run", "(all)", Status::kSkipped, "", s.what());
+    }
+  }
+  report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return report;
+}
+
+std::string golden_status(const fs::path& golden_dir, const std::string& scenario) {
+  const fs::path p = golden_path(golden_dir, scenario);
+  if (!fs::exists(p)) return "missing";
+  try {
+    std::vector<std::string> devs;
+    for (const auto& [dev, dg] : read_golden(p).devices) devs.push_back(dev);
+    return fmt::format("{}", fmt::join(devs, "+"));
+  } catch (const BadInput&) {
+    return "CORRUPT (verify says why)";
+  }
+}
+
+void apply_thread_count() {
+  const char* env = std::getenv("TRAINPROOF_THREADS");
+  if (!env || !*env) return;
+  char* end = nullptr;
+  const long n = std::strtol(env, &end, 10);
+  if (*end != '\0' || n < 1 || n > 1024)
+    throw BadInput(fmt::format("TRAINPROOF_THREADS: '{}' is not a thread count between 1 and 1024", env));
+  at::set_num_threads(static_cast<int>(n));
+}
+
+}  // namespace trainproof
