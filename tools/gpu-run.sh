@@ -75,10 +75,10 @@ if [ -d "$deps" ]; then
   fi
 fi
 
-gpu=0
-if "$py" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then gpu=1; fi
+gpu=0  # one start of PyTorch for both: it takes seconds
 gpu_name=$("$py" -c 'import torch; print(torch.cuda.get_device_name(0) if torch.cuda.is_available() else "none")' \
-  2>/dev/null || echo "none ($py has no torch)")
+  2>/dev/null) || gpu_name="none ($py has no torch)"
+[ -n "$gpu_name" ] && [ "${gpu_name%% *}" != none ] && gpu=1
 no_gpu() { echo "no GPU: $py's torch.cuda.is_available() is False"; return $SKIP; }
 scenarios() { tp list --json | "$py" -c 'import json, sys; print("\n".join(s["name"] for s in json.load(sys.stdin)))'; }
 
