@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -71,45 +72,33 @@ std::vector<RankRun> launch_task(int world, const std::string& task, const nlohm
     pids.push_back(spawn_cli(ddp_worker_entry({rank, world, store, task, options_file, out, lo.backend}), {log, log}));
   }
   std::vector<RankRun> runs(world);
-  std::vector<bool> done(world, false);
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  auto kill_all = [&] {
-    for (int r = 0; r < world; ++r)
-      if (!done[r]) {
-        kill_and_reap(pids[r]);
-        done[r] = true;
-      }
-  };
-  int remaining = world;
-  while (remaining > 0) {
-    if (lo.preempt_when && lo.preempt_when()) {  // the preemption: every rank at once
-      kill_all();
-      for (int r = 0; r < world; ++r) runs[r] = {r, 128 + SIGKILL, prefixed(dir / fmt::format("rank{}.log", r), r)};
-      return runs;
-    }
-    for (int r = 0; r < world; ++r) {
-      if (done[r]) continue;
-      const auto code = poll_exit(pids[r]);
-      if (!code) continue;
-      done[r] = true;
-      --remaining;
-      runs[r] = {r, *code, prefixed(dir / fmt::format("rank{}.log", r), r)};
-      if (*code != 0) {  // one rank down: the others would wait for it forever
-        kill_all();
-        throw BadInput(fmt::format("rank {} of {} {} (exit {}); the other ranks were stopped. Its output:\n{}", r,
-                                   world, ended_by_signal(*code) ? "was killed" : "failed", *code, runs[r].output));
-      }
-    }
-    if (remaining > 0 && std::chrono::steady_clock::now() > deadline) {
-      std::vector<std::string> hung;
-      for (int r = 0; r < world; ++r)
-        if (!done[r]) hung.push_back(std::to_string(r));
-      kill_all();
-      throw BadInput(fmt::format("rank(s) {} of {} did not finish within {} s and were killed", fmt::join(hung, ", "),
-                                 world, timeout.count()));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  std::vector<WaitedChild> children;
+  for (const pid_t pid : pids) children.push_back({pid, deadline});
+  std::vector<std::string> hung;
+  std::optional<int> down;  // the first rank that failed: the others would wait for it forever
+  const bool all_ended = wait_all_within(
+      children,
+      [&](size_t r, std::optional<int> code) {
+        runs[r] = {static_cast<int>(r), code.value_or(128 + SIGKILL),
+                   prefixed(dir / fmt::format("rank{}.log", r), static_cast<int>(r))};
+        if (!code) {
+          hung.push_back(std::to_string(r));
+          return true;
+        }
+        if (*code != 0) down = static_cast<int>(r);
+        return *code == 0;
+      },
+      lo.preempt_when);
+  if (down)
+    throw BadInput(fmt::format("rank {} of {} {} (exit {}); the other ranks were stopped. Its output:\n{}", *down,
+                               world, ended_by_signal(runs[*down].exit_code) ? "was killed" : "failed",
+                               runs[*down].exit_code, runs[*down].output));
+  if (!hung.empty())
+    throw BadInput(fmt::format("rank(s) {} of {} did not finish within {} s and were killed", fmt::join(hung, ", "),
+                               world, timeout.count()));
+  if (!all_ended)  // the preemption: every rank at once
+    for (int r = 0; r < world; ++r) runs[r] = {r, 128 + SIGKILL, prefixed(dir / fmt::format("rank{}.log", r), r)};
   return runs;
 }
 

@@ -1,11 +1,10 @@
 // One `trainproof record` process per execution path (path_matrix.h).
 #include "src/process/path_matrix.h"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -43,22 +42,33 @@ std::vector<PathRun> run_paths(const std::vector<ExecPath>& paths, const std::ve
   std::vector<PathRun> runs(paths.size());
   struct Running {
     size_t index;
-    pid_t pid;
     Clock::time_point start;
   };
-  std::vector<Running> running;
+  std::vector<Running> running;  // one per child started, in the order of `children`
+  std::vector<WaitedChild> children;
   size_t next = 0, done = 0;
   const double timeout = path_timeout_s();
-  auto finish = [&](const Running& r, int code, bool timed_out) {
+  const auto start_next = [&] {
+    PathRun& run = runs[next];
+    run.path = paths[next];
+    run.log = workdir / (run.path.name + ".log");
+    const auto args = record_entry(scenarios, device, workdir / (run.path.name + ".json"));
+    const auto now = Clock::now();
+    children.push_back({spawn_cli(args, {run.log, run.log}, run.path.child_env()),
+                        now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout))});
+    running.push_back({next, now});
+    ++next;
+  };
+  const auto finish = [&](const Running& r, std::optional<int> exit) {
     PathRun& run = runs[r.index];
-    run.exit_code = code;
+    run.exit_code = exit.value_or(137);
     run.seconds = std::chrono::duration<double>(Clock::now() - r.start).count();
     const auto out = workdir / (run.path.name + ".json");
-    if (timed_out) {
+    if (!exit) {
       run.error = fmt::format("killed after {:.0f} s (TRAINPROOF_PATH_TIMEOUT_S); log {}", timeout, run.log.string());
-    } else if (code != 0) {
+    } else if (*exit != 0) {
       run.error =
-          fmt::format("the recording process exited with {}; log {}:\n{}", code, run.log.string(), log_tail(run.log));
+          fmt::format("the recording process exited with {}; log {}:\n{}", *exit, run.log.string(), log_tail(run.log));
     } else {
       try {
         run.recording = read_recording(out);
@@ -70,28 +80,16 @@ std::vector<PathRun> run_paths(const std::vector<ExecPath>& paths, const std::ve
     report_progress(progress, fmt::format("[path {}/{}] {} [{}]: {} ({:.1f} s)\n", done, runs.size(), run.path.name,
                                           run.path.env_text(), run.recording ? "recorded" : "FAILED", run.seconds));
   };
-  while (done < runs.size()) {
-    while (next < paths.size() && running.size() < static_cast<size_t>(std::max(jobs, 1))) {
-      PathRun& run = runs[next];
-      run.path = paths[next];
-      run.log = workdir / (run.path.name + ".log");
-      const auto args = record_entry(scenarios, device, workdir / (run.path.name + ".json"));
-      running.push_back({next, spawn_cli(args, {run.log, run.log}, run.path.child_env()), Clock::now()});
-      ++next;
-    }
-    for (size_t i = 0; i < running.size();) {
-      const auto code = poll_exit(running[i].pid);
-      const bool late = std::chrono::duration<double>(Clock::now() - running[i].start).count() > timeout;
-      if (code || late) {
-        if (!code) kill_and_reap(running[i].pid);
-        finish(running[i], code ? *code : 137, !code);
-        running.erase(running.begin() + static_cast<long>(i));
-      } else {
-        ++i;
-      }
-    }
-    if (!running.empty()) usleep(50'000);
-  }
+  // A pool of `jobs` at a time: each path that ends starts the next.
+  while (next < paths.size() && children.size() < static_cast<size_t>(std::max(jobs, 1))) start_next();
+  wait_all_within(
+      children,
+      [&](size_t i, std::optional<int> exit) {
+        finish(running[i], exit);
+        if (next < paths.size()) start_next();
+        return true;
+      },
+      {}, std::chrono::milliseconds(50));
   return runs;
 }
 

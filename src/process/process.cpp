@@ -236,6 +236,44 @@ std::optional<int> wait_exit_within(pid_t pid, double seconds, const std::functi
   }
 }
 
+bool wait_all_within(std::vector<WaitedChild>& children, const std::function<bool(size_t, std::optional<int>)>& on_exit,
+                     const std::function<bool()>& stop, std::chrono::milliseconds poll) {
+  std::vector<bool> ended(children.size(), false);
+  const auto stop_all = [&] {
+    for (size_t i = 0; i < children.size(); ++i)
+      if (!ended[i]) {
+        kill_and_reap(children[i].pid);
+        ended[i] = true;
+      }
+    return false;
+  };
+  while (true) {
+    if (stop && stop()) return stop_all();
+    bool any_running = false;
+    for (size_t i = 0; i < children.size(); ++i) {  // children.size(): on_exit may append
+      ended.resize(children.size(), false);
+      if (ended[i]) continue;
+      std::optional<int> code = poll_exit(children[i].pid);
+      if (!code && std::chrono::steady_clock::now() < children[i].deadline) {
+        any_running = true;
+        continue;
+      }
+      if (!code) {
+        kill_and_reap(children[i].pid);
+      } else {
+        kill_group(children[i].pid);  // what it started and left behind
+      }
+      ended[i] = true;
+      const bool go_on = on_exit(i, code);
+      ended.resize(children.size(), false);
+      if (!go_on) return stop_all();
+      any_running = any_running || std::find(ended.begin(), ended.end(), false) != ended.end();
+    }
+    if (!any_running) return true;
+    std::this_thread::sleep_for(poll);
+  }
+}
+
 void kill_group(pid_t pid) {
   kill(-pid, SIGKILL);
 }

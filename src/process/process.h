@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -66,6 +67,21 @@ bool ended_by_signal(int exit_code);
 // SIGKILLed with its process group and reaped. Returns its exit code, or nothing when it was
 // killed. One place for the wait-with-a-deadline loop every launcher needs.
 std::optional<int> wait_exit_within(pid_t pid, double seconds, const std::function<bool()>& stop = {});
+
+// Waits for several children, polling every `poll`: the one wait loop of every launcher that
+// starts more than one (a rank per process, a path per process). `on_exit(i, code)` is called
+// as child i ends: its exit code, or nothing when it outlived its deadline and was killed with
+// its tree and reaped. It may append children (a pool that starts the next as one ends), and
+// returns false to stop the wait. A stop (that, or `stop()` turning true: a preemption) kills
+// and reaps every child still running, without a call for it. True when every child ended
+// with no stop.
+struct WaitedChild {
+  pid_t pid = -1;
+  std::chrono::steady_clock::time_point deadline;
+};
+bool wait_all_within(std::vector<WaitedChild>& children, const std::function<bool(size_t, std::optional<int>)>& on_exit,
+                     const std::function<bool()>& stop = {},
+                     std::chrono::milliseconds poll = std::chrono::milliseconds(5));
 
 // Every child runs in a process group of its own, led by it.
 // SIGKILLs the child, the rest of its process group (DataLoader workers) and every process
