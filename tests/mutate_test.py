@@ -28,6 +28,9 @@ CASES = {
                                '"weight_decay": (', 'opt = AdamW([{"params": a, "weight_decay": 0.1}])\n'),
     "scheduler-before-optimizer": ("opt.step()\nsched.step()\n", "sched.step(); opt.step()",
                                    "sched.step()\nopt.step()\n"),  # the mistake already: nothing to plant
+    "scheduler-per-epoch": ("for epoch in range(3):\n    for x in data:\n        opt.step()\n        sched.step()\n",
+                            "; sched.step()\n", "for epoch in range(3):\n    for x in data:\n        opt.step()\n    sched.step()\n"
+                            "for x in data:\n    opt.step()\n    sched.step()\n"),  # per epoch already; no epochs
     "weights-only-false": ("ck = torch.load(p, weights_only=True)\n", "False)[1])",
                            "ck = torch.load(p, weights_only=False)\nck = pickle.load(f)\n"),
     "delete-no-grad": ("with torch.no_grad():\n    v = model(x)\n", "nullcontext()",
@@ -50,6 +53,28 @@ def plant_in(source, mutation_id):
         mine = [i for i, (m, _, _, _) in enumerate(found) if m.id == mutation_id]
         texts = [mutate.plant(script, i, pathlib.Path(d) / f"m{i}").read_text() for i in mine]
         return texts, [m.id for m in absent]
+
+
+class SchedulerPerEpochTest(unittest.TestCase):
+    """The scheduler's step leaves the batch loop for the epoch's end, in each way a loop marks it,
+    with every other line where it was (findings name lines). The mark stays where the step was: a
+    step that never ran per batch (a branch of its own) makes the mutant not applicable, not a
+    survivor of an extra step per epoch."""
+
+    def test_after_the_batch_loop_or_into_the_epoch_branch(self):
+        nested = "for epoch in range(3):\n    for x in data:\n        opt.step()\n        sched.step()\n        n += 1\n    log(epoch)\n"
+        single = ("while step < 9:\n    opt.step()\n    sched.step()\n    step += 1\n"
+                  "    if step % 3 == 0:\n        epoch += 1\n")
+        for source, line in ((nested, "    sched.step(); "), (single, "        sched.step(); ")):
+            texts, _ = plant_in(source, "scheduler-per-epoch")
+            self.assertEqual(len(texts), 1, source)
+            before, after = source.splitlines(), texts[0].splitlines()
+            self.assertEqual(len(after), len(before))
+            changed = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+            self.assertEqual(len(changed), 2, texts[0])  # the step's own line, and where it went
+            # The step's own line: the mark (it runs where the per-step step would have), then nothing.
+            self.assertTrue(after[changed[0]].strip().startswith("open(") and after[changed[0]].endswith("; pass"))
+            self.assertTrue(after[changed[1]].startswith(line), texts[0])
 
 
 class MutationTest(unittest.TestCase):

@@ -230,6 +230,84 @@ class SchedulerBeforeOptimizer(Mutation):
                     block, at = owner.get(id(block), (None, 0))
 
 
+def _owners(tree):
+    """id of each statement list -> the statement that holds it; id of each statement -> (the list
+    it is in, its index there)."""
+    holder, place = {}, {}
+    for stmts in _blocks(tree):
+        for i, s in enumerate(stmts):
+            place[id(s)] = (stmts, i)
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(s, field, None)
+                if isinstance(inner, list) and inner:
+                    holder[id(inner)] = s
+    return holder, place
+
+
+def _assigns_epoch(stmts):
+    """Whether a statement of the list assigns a name with "epoch" in it (an epoch boundary)."""
+    for s in stmts:
+        targets = s.targets if isinstance(s, ast.Assign) else [s.target] if isinstance(s, ast.AugAssign) else []
+        for t in targets:
+            names = t.elts if isinstance(t, ast.Tuple) else [t]
+            if any(isinstance(n, ast.Name) and "epoch" in n.id.lower() for n in names):
+                return True
+    return False
+
+
+class SchedulerPerEpoch(Mutation):
+    """A per-step scheduler stepped once per epoch: its step moved out of the batch loop, after it
+    (an epoch loop around a batch loop), or into the branch where the epoch ends (one loop that
+    counts its epochs)."""
+    id, catches = "scheduler-per-epoch", ("scheduler-per-epoch",)
+    what, absent = ("the per-step scheduler stepped once per epoch",
+                    "no scheduler.step() in a batch loop with an epoch loop around it or an epoch boundary in it")
+
+    def sites(self, tree):
+        holder, place = _owners(tree)
+        for stmts in _blocks(tree):
+            for s in stmts:
+                if _calls(s, "step") is None or _piece(_call_name(s.value)) != "scheduler":
+                    continue
+                sched = self.seg(s)
+                if "\n" in sched:
+                    continue
+                loop, block = None, stmts  # the nearest loop around it
+                while id(block) in holder:
+                    loop = holder[id(block)]
+                    if isinstance(loop, (ast.For, ast.While)):
+                        break
+                    block, loop = place[id(loop)][0], None
+                if loop is not None:
+                    site = self._after_loop(loop, s, sched, holder, place) or self._into_epoch_branch(loop, s, sched)
+                    if site:
+                        yield s, site
+
+    def _after_loop(self, loop, s, sched, holder, place):
+        """An epoch loop around the batch loop: the step after the batch loop, in the epoch loop."""
+        block, at = place.get(id(loop), (None, 0))
+        outer = holder.get(id(block))
+        if not isinstance(outer, (ast.For, ast.While)) or block is not outer.body:
+            return None
+        after = block[at + 1] if at + 1 < len(block) else None
+        if after is not None and not hasattr(after, "body") and "\n" not in self.seg(after):
+            # The mark where the step was: the mutant ran where the per-step scheduler would have stepped.
+            return [Edit(s, "pass"), Edit(after, f"{sched}; {self.seg(after)}")]
+        if loop.body[-1] is s:  # the step ends the batch loop: moved after it, on the same lines
+            lines = self.seg(loop).split("\n")
+            return [Edit(loop, "\n".join(lines[:-1]) + "\n" + " " * loop.col_offset + f"{MARK}; {sched}", marks=True)]
+        return None
+
+    def _into_epoch_branch(self, loop, s, sched):
+        """One loop that counts its epochs: the step into the branch where an epoch ends."""
+        for node in loop.body:
+            first = node.body[0] if isinstance(node, ast.If) else None
+            if (first is not None and _assigns_epoch(node.body) and not any(x is s for x in ast.walk(node))
+                    and not hasattr(first, "body") and "\n" not in self.seg(first)):
+                return [Edit(s, "pass"), Edit(first, f"{sched}; {self.seg(first)}")]
+        return None
+
+
 class WeightsOnlyFalse(Mutation):
     id, catches = "weights-only-false", ("unsafe-torch-load",)
     what, absent = "torch.load made to unpickle anything (weights_only=False)", "no torch.load but weights_only=False ones"
@@ -321,7 +399,7 @@ class AtomicSaveMadeDirect(Mutation):
 
 
 MUTATIONS = [DeleteZeroGrad, DeleteEval, DeleteTrain, DeleteUnscale, DeleteManualSeed, SoftmaxBeforeCrossEntropy,
-             NoDecayGetsDecay, SchedulerBeforeOptimizer, WeightsOnlyFalse, DeleteNoGrad, DropCheckpointKey,
+             NoDecayGetsDecay, SchedulerBeforeOptimizer, SchedulerPerEpoch, WeightsOnlyFalse, DeleteNoGrad, DropCheckpointKey,
              DeleteRestore, AtomicSaveMadeDirect]
 
 
