@@ -6,12 +6,15 @@
 # applicable ones, and the findings the unmutated script draws (false ones, on correct code).
 #   bench/mutate_public.sh NANOGPT_DIR [PYTHON] [TRAINPROOF_BIN]
 # NANOGPT_DIR as bench/nanogpt_mistakes.sh takes it (its tiny data set is made there when absent).
-# MUTATE_ONLY=ID,ID passes --only to every script; MUTATE_SCRIPTS=name,name runs some rows.
+# MUTATE_ONLY=ID,ID passes --only to every script; MUTATE_SCRIPTS=name,name runs some rows;
+# MUTATE_KEEP=DIR keeps each script's mutate output and JSON report there (NAME.log, NAME.json).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 src=$(cd "$1" && pwd) py=${2:-$HOME/.cache/trainproof/venv-torch-2.14.1/bin/python} bin=${3:-$root/build/trainproof}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+tmp=${MUTATE_KEEP:-$scratch}
+mkdir -p "$tmp"
 only=()
 [ -n "${MUTATE_ONLY:-}" ] && only=(--only "$MUTATE_ONLY")
 # The nanoGPT copy and its data, as the mistakes bench runs them (one layer, 30 iterations).
@@ -19,7 +22,7 @@ only=()
 nanogpt=(--dataset=tiny --device=cpu --compile=False --dtype=float32 --n_layer=1 --n_head=2 --n_embd=32 --block_size=32
          --batch_size=4 --max_iters=30 --lr_decay_iters=30 --warmup_iters=5 --eval_interval=10 --eval_iters=2
          --log_interval=10 --dropout=0.1 --out_dir='{run_dir}' --always_save_checkpoint=True)
-mkdir -p "$tmp/nanogpt" && cp "$src"/{train.py,model.py,configurator.py} "$tmp/nanogpt/" && ln -s "$src/data" "$tmp/nanogpt/data"
+rm -rf "$tmp/nanogpt" && mkdir -p "$tmp/nanogpt" && cp "$src"/{train.py,model.py,configurator.py} "$tmp/nanogpt/" && ln -s "$src/data" "$tmp/nanogpt/data"
 # name|folder to run in|check options|command (words split on blanks)
 rows=("nanoGPT|$tmp/nanogpt|--kills 1 --runs 1 --resume-args --init_from=resume|$py train.py ${nanogpt[*]}"
       "python_plain|$root|--kills 1 --runs 1 --seed 3 --resume-args --resume|$py examples/python_plain/train.py --out {run_dir}"
@@ -43,8 +46,8 @@ s = r["summary"]
 rate = f"{s['caught'] / (s['caught'] + s['survived']):.0%}" if s["caught"] + s["survived"] else "-"
 print(f"{sys.argv[2]:<16} {s['mutants']:>8} {s['caught']:>7} {s['survived']:>9} {s['not_applicable']:>15} {rate:>10}  "
       + ("; ".join(r["unmutated_findings"]) or "none"))
-for m in r["mutants"]:
-    if m["outcome"] == "SURVIVED":
-        print(f"    survived: {m['id']} at {m['where']}: {m['why']}")
+for m in r["mutants"]:  # each mutant: what caught it, or why not
+    said = m.get("by") if m["outcome"] == "caught" else m.get("why", "")
+    print(f"    {m['outcome']:<15} {m['id']:<29} {m['where']:<24} {said}")
 PY
 done

@@ -205,6 +205,7 @@ NAMED_AT = {"zero-grad-missing": [".backward("], "eval-mode-forgotten": ["model(
             "weight-decay-on-bias-or-norm": ["AdamW("], "unsafe-torch-load": ["torch.load("],
             "non-atomic-checkpoint": ["torch.save("], "checkpoint-missing-state": ["torch.save("],
             "scheduler-before-optimizer": ["scaler.step(opt)"],  # the optimizer step that found it stepped
+            "scheduler-per-epoch": ["lr_scheduler.LambdaLR("],  # the scheduler, where it was made
             "unseeded-rng": ["torch.manual_seed(", "nn.Linear("]}  # the late seed, or the first draw
 RESUMED_AT = ["scaler.step(opt)"]  # resume-*: the optimizer step of the first step after a restart
 mutants = [json.loads(line) for line in output_of(
