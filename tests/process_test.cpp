@@ -31,11 +31,11 @@ std::string child_state(const TempDir& dir, int fd) {
   const auto log = dir.path() / "child.log";
   const pid_t test = spawn_program("/usr/bin/test", {"-e", "/proc/self/fd/" + std::to_string(fd)}, {log, log});
   const int open = wait_exit(test);
-  const pid_t awk = spawn_program(
-      "/usr/bin/awk",
-      {"/^SigBlk/ { print \"blk:\" substr($2, 14, 1) } /^SigIgn/ { print \"ign:\" substr($2, 14, 1) }",
-       "/proc/self/status"},
-      {log, log});
+  const pid_t awk =
+      spawn_program("/usr/bin/awk",
+                    {"/^SigBlk/ { print \"blk:\" substr($2, 14, 1) } /^SigIgn/ { print \"ign:\" substr($2, 14, 1) }",
+                     "/proc/self/status"},
+                    {log, log});
   EXPECT_EQ(wait_exit(awk), 0) << read_all(log);
   return (open == 0 ? "fd:open\n" : "fd:closed\n") + read_all(log);
 }
