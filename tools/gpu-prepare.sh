@@ -5,7 +5,8 @@
 #   DIR/root/   Debian dev packages unpacked (GoogleTest, RapidCheck, CLI11, nlohmann-json, and the
 #               Gloo headers a PyTorch wheel may lack: its ProcessGroupGloo.hpp includes them)
 #   DIR/hdf5/   HDF5 headers and the shared library with its runtime closure (no system libc)
-#   DIR/wheels/ cmake and ninja wheels, used when the GPU machine lacks them
+#   DIR/wheels/ cmake and ninja wheels, used when the GPU machine lacks them: pinned, so that what
+#               is carried to the device (64 MiB at most) is known: 27.8 MB and 0.4 MB
 set -euo pipefail
 out=$(realpath -m "${1:-.gpu-deps}")
 rm -rf "$out"
@@ -28,5 +29,5 @@ ldd "$lib" | awk '/=> \// {print $3}' | while read -r dep; do
 done
 
 python3 -m pip download -q --no-deps --only-binary=:all: --platform manylinux_2_17_x86_64 \
-  --platform manylinux2014_x86_64 --python-version 3.12 -d "$out/wheels" cmake ninja
+  --platform manylinux2014_x86_64 --python-version 3.12 -d "$out/wheels" "cmake==3.31.6" "ninja==1.11.1.4"
 du -sh "$out"
