@@ -5,7 +5,8 @@
 # README's verify sample and the goldens its fingerprint lines name, a line number a sample
 # quotes from the example, a row and the total of the mutate sample, a quote no rule reads, a
 # Debian package, a subcommand or an option of the command line); each must fail, naming the
-# page. One verify run serves every drift, and one cache the binary's --help answers.
+# page. One verify run serves every drift, and one cache the binary's --help answers
+# (CLAIMS_CACHE: the one ClaimsTest.TheDocsSayWhatTheCodeHas filled; else made here).
 #   claims_control_test.sh TRAINPROOF_BIN SOURCE_DIR [VERIFY_JSON]   (without it, verify runs here)
 set -uo pipefail
 bin=$1 src=$2 verify_json=${3:-}
@@ -17,7 +18,7 @@ drift() {  # drift PAGE SED_EXPRESSION WHAT_THE_FAILURE_NAMES
   sed -i "$2" "$tmp/copy/$1"
   cmp -s "$tmp/copy/$1" "$src/$1" && { echo "FAIL: '$2' changed nothing in $1"; failed=1; return; }
   python3 "$src/tests/claims_test.py" "$bin" "$src" --docs "$tmp/copy/docs" --verify-json "$verify_json" \
-    --cache "$tmp/cache" >"$tmp/out.log" 2>&1
+    --cache "${CLAIMS_CACHE:-$tmp/cache}" >"$tmp/out.log" 2>&1
   local rc=$?
   if [ "$rc" -eq 0 ]; then
     echo "FAIL: claims_test passed with $1 drifted ($2)"; failed=1

@@ -3,10 +3,10 @@
 # runs is caught, by the finding its mistake stands for; a mutant check cannot see survives and
 # the command says so (exit 1); a command with no Python script is bad input (exit 2).
 #   mutate_cli_test.sh TRAINPROOF_BIN PYTHON quick|full
-# quick: three mutations, no kill, one check of the unmutated script for all: a seed deleted
-#   (caught where it runs, not applicable where it never runs), the no-decay group decayed
-#   (caught), and, the negative control, a deleted zero_grad() whose finding is accepted
-#   knowingly (--allow), so that nothing names it: it must survive, and mutate exit 1.
+# quick: two mutations, no kill, one check of the unmutated script for both: a seed deleted
+#   (caught by its own finding where it runs, not applicable where it never runs), and, the
+#   negative control, a deleted zero_grad() whose finding is accepted knowingly (--allow), so
+#   that nothing names it: it must survive, and mutate exit 1.
 # full (nightly): every mutation, the resume mistakes through the unmutated run's reference.
 set -uo pipefail
 bin=$1 py=$2 which=$3
@@ -19,7 +19,7 @@ run() {
     -- "$py" "$src/examples/python_plain/train.py" --out '{run_dir}' >"$tmp/out.log" 2>&1
 }
 case $which in
-  quick) run --kills 0 --allow zero-grad-missing --only no-decay-group-decayed,delete-manual-seed,delete-zero-grad ;;
+  quick) run --kills 0 --allow zero-grad-missing --only delete-manual-seed,delete-zero-grad ;;
   full) run --kills 1 ;;
 esac
 rc=$?
@@ -28,7 +28,7 @@ summary=$(grep "^mutate: " "$tmp/out.log" | tail -1)
 if [ "$which" = quick ]; then
   [ "$rc" -eq 1 ] || fail "exit $rc with a mutant nothing can see, expected 1"
   grep -q "^SURVIVED *delete-zero-grad *train.py:[0-9]" "$tmp/out.log" || fail "the deleted zero_grad() did not survive"
-  [ "$summary" = "mutate: 4 mutants, 2 caught, 1 survived, 1 not applicable" ] || fail "summary '$summary'"
+  [ "$summary" = "mutate: 3 mutants, 1 caught, 1 survived, 1 not applicable" ] || fail "summary '$summary'"
   # Bad input: nothing to plant into.
   "$bin" mutate -- echo hi >"$tmp/bad.log" 2>&1
   [ $? -eq 2 ] || fail "exit other than 2 for a command without a Python script"
@@ -60,7 +60,7 @@ for m in r["mutants"]:
     else:
         assert m["why"], m
 ids = {m["id"] for m in caught}
-want = {"delete-manual-seed", "no-decay-group-decayed"} if sys.argv[3] == "quick" else set(catches)
+want = {"delete-manual-seed"} if sys.argv[3] == "quick" else set(catches)
 assert want <= ids, f"not caught: {want - ids}"
 print(f"{len(caught)} caught, each by its own finding")
 PY

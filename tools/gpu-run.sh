@@ -273,7 +273,12 @@ write_summary() {
       printf '%-14s %-8s %6ds  %s\n' "$name" "${status[$name]:-pending}" "${seconds[$name]:-0}" "${detail[$name]:-}"
     done
     echo
-    echo "total: ${SECONDS} s this command (the budget is 600 s a device call)"
+    local earlier=0
+    for name in "${names[@]}"; do
+      [[ " ${selected[*]} " == *" $name "* ]] || earlier=$((earlier + ${seconds[$name]:-0}))
+    done
+    echo "total: $((SECONDS + earlier)) s (${SECONDS} s this command, ${earlier} s earlier ones; the budget is 600 s" \
+      "a device call)"
     if [ "${1:-}" != final ]; then
       echo "verdict: running (phase ${running:-?})"
     elif ((${#failed_now[@]})); then
