@@ -360,7 +360,7 @@ TEST_F(CliTest, RegenKeepsAPreviousGoldenFromAnotherMachineInTheSpread) {
 TEST_F(CliTest, VerifySaysWhetherTheEnvironmentOrTheCodeMoved) {
   const fs::path p = golden_ / "underflow.h5";
   // The golden as if made on this machine (the committed one may come from another CPU).
-  testing::set_string_attr(p, "cpu", "fingerprint", current_fingerprint(c10::kCPU));
+  testing::set_string_attr(p, "cpu", "fingerprint", current_fingerprint(c10::kCPU).json());
   const double eps = std::numeric_limits<float>::epsilon();
   testing::add_to_value(p, "cpu/finfo_eps", 2, std::nextafter(eps, 1.0) - eps);  // one ulp: inside the envelope
   const Result code = trainproof("verify underflow --device cpu" + g());

@@ -6,6 +6,7 @@
 
 #include "trainproof/core/compare.h"
 #include "trainproof/report/report.h"
+#include "trainproof/verdict/golden_hold.h"
 
 namespace trainproof {
 namespace {

@@ -2,7 +2,10 @@
 does compare: every command that writes reports takes every format), the HTML loads in
 headless Chromium and its screenshot is not blank, and regen --markdown
 summarises a change and every series' tolerance. The goldens are regenerated here first,
-so the test holds on any machine. usage: reports_test.py TRAINPROOF_BIN"""
+so the test holds on any machine. CHECK_HTML, where given, is the HTML report of a check
+that caught a resume mistake (CheckTest writes it): it too loads in Chromium, not blank,
+headed as check's, with its runs plotted.
+usage: reports_test.py TRAINPROOF_BIN [CHECK_HTML]"""
 import json
 import pathlib
 import shutil
@@ -87,22 +90,37 @@ with tempfile.TemporaryDirectory() as tmp:
 
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     check(chromium is not None, "chromium is installed (tools/bootstrap.sh installs it)")
-    shot = tmp / "fail.png"
-    r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                        f"--user-data-dir={tmp / 'profile'}", "--window-size=1200,1600", f"--screenshot={shot}",
-                        (tmp / "fail.html").as_uri()], capture_output=True, text=True, timeout=120)
-    check(r.returncode == 0 and shot.exists(), f"chromium rendered the page: {r.stderr[-500:]}")
-    check(png_is_not_blank(shot), "the screenshot is not blank")
-    dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                          "--disable-background-networking", f"--user-data-dir={tmp / 'profile2'}", "--dump-dom",
-                          (tmp / "fail.html").as_uri()], capture_output=True, text=True, timeout=120).stdout
+
+    def render(page, tag):
+        """The page's screenshot (not blank) and its DOM, as headless Chromium loads it."""
+        shot = tmp / f"{tag}.png"
+        r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                            f"--user-data-dir={tmp / (tag + '-profile')}", "--window-size=1200,1600",
+                            f"--screenshot={shot}", page.as_uri()], capture_output=True, text=True, timeout=120)
+        check(r.returncode == 0 and shot.exists(), f"chromium rendered {page.name}: {r.stderr[-500:]}")
+        check(png_is_not_blank(shot), f"the screenshot of {page.name} is not blank")
+        return subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                               "--disable-background-networking", f"--user-data-dir={tmp / (tag + '-profile2')}",
+                               "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120).stdout
+
+    dom = render(tmp / "fail.html", "fail")
     check("trainproof verify: FAILED" in dom and "params_uninterrupted" in dom, "the page loads with its content")
+    if len(sys.argv) > 2:
+        page = pathlib.Path(sys.argv[2])
+        check(page.exists(), f"{page}: check's HTML report (CheckTest.python.no-optimizer-state writes it)")
+        dom = render(page, "check")
+        check("trainproof check: FAILED" in dom and "<h2>Runs</h2>" in dom and "killed and restarted" in dom
+              and "resume-missing-optimizer-state (step" in dom and "trainproof verify" not in dom,
+              "check's page loads as check's, with its runs and the finding at its step")
+        c = Counter()
+        c.feed(page.read_text())
+        check(c.tags.get("svg", 0) >= 2 and c.tags.get("polyline", 0) >= 4, "check's page plots each run")
 
     # Every command that writes report files takes every format (report_formats()): compare too.
     for command in ("verify", "compare", "check"):
         usage = subprocess.run([binary, command, "--help"], capture_output=True, text=True).stdout
-        missing = [o for o in ("--json", "--report", "--junit", "--html") if o not in usage]
+        missing = [o for o in ("--json", "--report", "--junit", "--html", "--markdown") if o not in usage]
         check(not missing, f"{command} --help lacks {missing}")
     cmp = [binary, "compare", str(good / "resume_exact.h5"), str(bad / "resume_exact.h5"), "--device", "cpu"]
     check(subprocess.run(cmp + ["--json", str(tmp / "cmp.json"), "--junit", str(tmp / "cmp.xml"), "--html",
@@ -115,6 +133,17 @@ with tempfile.TemporaryDirectory() as tmp:
     c.feed((tmp / "cmp.html").read_text())
     check(c.tags.get("svg", 0) >= 1 and "params_uninterrupted" in (tmp / "cmp.html").read_text(),
           "compare's HTML plots the series")
+
+    # Any format can be the screen ("-"): stdout is then that format alone, the console's table off it.
+    shown = subprocess.run([binary, "verify", "underflow", "--device", "cpu", "--golden", str(good), "--json", "-"],
+                           capture_output=True, text=True)
+    check(shown.returncode == 0 and json.loads(shown.stdout)["command"] == "verify",
+          f"verify --json - prints the JSON alone: {shown.stdout[:300]}")
+    shown = subprocess.run([binary, "verify", "resume_exact", "--device", "cpu", "--golden", str(bad), "--markdown",
+                            "-"], capture_output=True, text=True)
+    check(shown.returncode == 1 and shown.stdout.startswith("### trainproof verify: FAILED")
+          and "| resume_exact | cpu | `params_uninterrupted` | FAIL |" in shown.stdout,
+          f"verify --markdown - prints the checks not passing:\n{shown.stdout[:600]}")
 
     md = tmp / "regen.md"
     subprocess.run([binary, "regen", "resume_exact", "--device", "cpu", "--path-set", "native", "--golden", str(bad),

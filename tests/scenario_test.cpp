@@ -13,9 +13,10 @@
 #include "src/runner/trace_source.h"
 #include "tests/support/hdf5_patch.h"
 #include "trainproof/core/temp_dir.h"
-#include "trainproof/report/console.h"
+#include "trainproof/report/report.h"
 #include "trainproof/runner/runner.h"
 #include "trainproof/runner/scenario.h"
+#include "trainproof/verdict/golden_draft.h"
 
 namespace trainproof {
 namespace {
@@ -202,9 +203,7 @@ TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
   r.golden->problems = {"the law 'determinism' is broken"};
   r.golden->written = false;  // refused
   EXPECT_EQ(exit_code(r), kExitMismatch);
-  ::testing::internal::CaptureStdout();
-  print_check_report(r);
-  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string out = console_reporter()->check(r);
   EXPECT_NE(out.find("    REFUSED: the law 'determinism' is broken"), std::string::npos) << out;
   EXPECT_NE(out.find("allowed  [non-atomic-checkpoint]"), std::string::npos) << out;
   EXPECT_NE(out.find("advice   determinism (advice)\n    -> runs differ"), std::string::npos) << out;
@@ -215,9 +214,7 @@ TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
   r.report.entries.emplace_back("check", "cmd", "invariant", "exact resume", Status::kNotTested, "",
                                 "no kill landed during a write");
   EXPECT_EQ(exit_code(r), kExitNotTested);
-  ::testing::internal::CaptureStdout();
-  print_check_report(r);
-  const std::string untested = ::testing::internal::GetCapturedStdout();
+  const std::string untested = console_reporter()->check(r);
   EXPECT_NE(untested.find("NOT TESTED exact resume\n    -> no kill landed during a write"), std::string::npos)
       << untested;
   EXPECT_NE(untested.find("check: 2 laws, 1 held, 0 broken, 1 not tested, 1 advice"), std::string::npos) << untested;
@@ -261,7 +258,7 @@ TEST(RunnerTest, RegenDryRunReportsWhatWouldChangeAndWritesNothing) {
 PathRun recorded_run(const std::string& path, Trace trace, const std::string& fingerprint = R"({"cpu":"here"})") {
   PathRun r;
   r.path.name = path;
-  r.recording = Recording{fingerprint, {{"s", ScenarioRecord{"ok", "", std::move(trace)}}}};
+  r.recording = Recording{fingerprint, {{"s", ScenarioRecord{RunStatus::kOk, "", std::move(trace)}}}};
   return r;
 }
 
@@ -275,6 +272,14 @@ Trace loss_trace(double last) {
   Trace t;
   t.add("loss", DType::kFloat64, {1.0, last}, Tolerance::exact());
   return t;
+}
+
+// A golden drafted from what the paths' runs recorded of "s" (runner's path_traces), in the
+// environment of the first.
+GoldenDraft draft_across_paths(const std::string& name, const std::vector<PathRun>& runs, const DeviceGolden* old,
+                               GoldenDraftOptions o) {
+  return trainproof::draft_across_paths(path_traces(name, runs), Fingerprint::parse(runs.at(0).recording->fingerprint),
+                                        old, std::move(o));
 }
 
 GoldenDraftOptions draft_options() {
@@ -303,7 +308,7 @@ TEST(PipelineTest, ADraftWithAFailedDifferingOrBrokenPathFails) {
   failed.path.name = "avx2";
   failed.error = "the recording process exited with 1";
   PathRun skipped = recorded_run("threads-1", {});
-  skipped.recording->scenarios["s"] = ScenarioRecord{"skipped", "no GPU", {}};
+  skipped.recording->scenarios["s"] = ScenarioRecord{RunStatus::kSkipped, "no GPU", {}};
   Trace broken = loss_trace(0.5);
   broken.invariants.push_back({"loss falls", false, "it rose"});
   const GoldenDraft d =

@@ -22,7 +22,7 @@
 #include "trainproof/core/recorded_trace.h"
 #include "trainproof/core/temp_dir.h"
 #include "trainproof/golden/golden_store.h"
-#include "trainproof/report/report.h"
+#include "trainproof/verdict/outcome.h"
 
 namespace trainproof {
 
@@ -179,7 +179,6 @@ CheckReport check(const CheckOptions& o) {
   if (o.command.empty()) throw BadInput("check: give the training command after --");
   if (o.kills < 0) throw BadInput(fmt::format("--kills {}: must be 0 or more", o.kills));
   if (o.regen && o.golden.empty()) throw BadInput("check --regen: name the golden to write with --golden FILE");
-  if (!o.markdown.empty() && !o.regen) throw BadInput("check --markdown: only with --regen");
   if (!o.reference.empty() && o.regen)
     throw BadInput("check --reference: not with --regen (a golden is made from runs of this check)");
 
@@ -205,6 +204,7 @@ CheckReport check(const CheckOptions& o) {
                     o.progress);
   std::vector<Law> laws;
   VerifyReport report;
+  report.kind = ReportKind::kCheck;
   std::optional<CheckGoldenWrite> written;
   if (band) {
     const auto runs = band_runs(launch, o, o.runs, o.regen ? 0 : golden->band->runs, progress);
@@ -244,6 +244,8 @@ CheckReport check(const CheckOptions& o) {
   report.findings = script_findings(a);
 
   std::string runs_differ;  // where two uninterrupted runs differ: the resume cannot be judged by values
+  std::optional<RecordedTrace> again;
+  std::optional<PreemptedRun> preempted;
   if (o.reference.empty() && o.runs > 1) {
     progress.run("uninterrupted again (determinism)");
     const Run second = launch.make("uninterrupted-2");
@@ -251,7 +253,7 @@ CheckReport check(const CheckOptions& o) {
       laws.push_back({"determinism: two uninterrupted runs are bitwise equal", false,
                       fmt::format("the second run failed (exit {}); its output ends:\n{}", code, tail_of(second.log))});
     } else {
-      const RecordedTrace b = read_recorded_trace(second.trace);
+      const RecordedTrace& b = again.emplace(read_recorded_trace(second.trace));
       std::string diff = first_difference(a, b);
       if (diff.empty()) diff = first_probe_difference(a, b);
       runs_differ = diff;
@@ -265,8 +267,10 @@ CheckReport check(const CheckOptions& o) {
   }
   if (o.kills > 0) {
     progress.run(fmt::format("preempted: {} SIGKILL(s), restarted after each", o.kills));
-    laws.push_back(resume_law(launch, a, o.kills, o.seed, progress, report.findings, runs_differ));
+    laws.push_back(
+        resume_law(launch, a, o.kills, o.seed, progress, report.findings, runs_differ, &preempted.emplace()));
   }
+  report.run_plots = run_plots(a, again ? &*again : nullptr, preempted ? &*preempted : nullptr, report.findings);
   if (!o.expect_lr.empty()) laws.push_back(schedule_law(a, o));
 
   if (golden) laws.push_back(golden_law(to_trace(a), *golden, o, report));

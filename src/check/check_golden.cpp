@@ -12,7 +12,6 @@
 #include "src/core/envelope.h"
 #include "src/process/exec_paths.h"
 #include "src/process/process.h"
-#include "src/runner/trace_source.h"
 #include "trainproof/core/band.h"
 #include "trainproof/core/compare.h"
 #include "trainproof/core/data_dirs.h"
@@ -20,9 +19,9 @@
 #include "trainproof/core/recorded_trace.h"
 #include "trainproof/core/temp_dir.h"
 #include "trainproof/golden/golden_store.h"
-#include "trainproof/report/report.h"
-#include "trainproof/runner/fingerprint.h"
-#include "trainproof/runner/runner.h"
+#include "trainproof/verdict/fingerprint.h"
+#include "trainproof/verdict/golden_draft.h"
+#include "trainproof/verdict/golden_hold.h"
 
 namespace trainproof {
 
@@ -53,7 +52,7 @@ DeviceGolden load_check_golden(const fs::path& path) {
 
 Law golden_law(const Trace& observed, const DeviceGolden& golden, const CheckOptions& o, VerifyReport& report) {
   const std::string name = fmt::format("the golden curve: within the tolerances of {}", o.golden.string());
-  const auto diffs = fingerprint_diff(golden.fingerprint, current_fingerprint(c10::Device("cpu")));
+  const auto diffs = fingerprint_diff(Fingerprint::parse(golden.fingerprint), host_fingerprint());
   const bool cross = is_cross_environment(diffs);
   GoldenHold held = hold_to_golden("check", "golden", golden.trace, observed, cross);
   for (auto& row : held.rows) report.entries.push_back(std::move(row));
@@ -96,28 +95,25 @@ void write_check_golden(const CheckOptions& o, std::vector<std::string> problems
   out.written = true;
 }
 
-// The name a command's trace is recorded under, as a path's recording.
-constexpr const char* kCommandName = "check";
-
-// What a start of the command recorded, as a path's recording in the environment `fingerprint`.
-Recording command_recording(const RecordedTrace& t, const std::string& fingerprint) {
-  return {fingerprint, {{kCommandName, {"ok", "", to_trace(t)}}}};
-}
+// One start of the command under an execution path: its trace, or why it has none.
+struct CommandRun {
+  ExecPath path;
+  Trace trace;
+  std::string error;  // the start failed
+};
 
 // The command as a source of traces: one start per execution path, in the path's environment
-// (trace_source.h); a start that fails is that path's error.
-std::vector<PathRun> command_runs(const Launcher& launch, const std::vector<ExecPath>& paths,
-                                  const std::string& fingerprint, Progress& progress) {
-  std::vector<PathRun> runs;
+// (a PathTrace each, verdict/golden_draft.h); a start that fails is that path's error.
+std::vector<CommandRun> command_runs(const Launcher& launch, const std::vector<ExecPath>& paths, Progress& progress) {
+  std::vector<CommandRun> runs;
   for (const auto& path : paths) {
     progress.run(fmt::format("execution path {} ({})", path.name, path.env_text()));
     const Run r = launch.make("path-" + path.name);
-    PathRun& out = runs.emplace_back(PathRun{path, 0, 0, r.log, std::nullopt, ""});
-    out.exit_code = launch.finish(launch.start(r, "start 1", path.child_env()), r);
-    if (out.exit_code != 0)
-      out.error = fmt::format("the command failed (exit {}); its output ends:\n{}", out.exit_code, tail_of(r.log));
+    CommandRun& out = runs.emplace_back(CommandRun{path, {}, ""});
+    if (const int code = launch.finish(launch.start(r, "start 1", path.child_env()), r); code != 0)
+      out.error = fmt::format("the command failed (exit {}); its output ends:\n{}", code, tail_of(r.log));
     else
-      out.recording = command_recording(read_recorded_trace(r.trace), fingerprint);
+      out.trace = to_trace(read_recorded_trace(r.trace));
   }
   return runs;
 }
@@ -136,19 +132,21 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
   if (!run_paths && paths.size() > 1)
     progress.note(
         fmt::format("the {} other execution path(s) not run: a broken law refuses the golden", paths.size() - 1));
-  const std::string fingerprint = current_fingerprint(c10::Device("cpu"));
-  std::vector<PathRun> runs{{paths[0], 0, 0, {}, command_recording(straight, fingerprint), ""}};
+  const Fingerprint here = host_fingerprint();
+  std::vector<CommandRun> runs{{paths[0], to_trace(straight), ""}};
   if (o.ceiling)
-    for (auto& s : runs[0].recording->scenarios.at(kCommandName).trace.series) s.ceiling = *o.ceiling;
+    for (auto& s : runs[0].trace.series) s.ceiling = *o.ceiling;
   if (run_paths)
-    for (auto& r : command_runs(launch, {paths.begin() + 1, paths.end()}, fingerprint, progress))
-      runs.push_back(std::move(r));
+    for (auto& r : command_runs(launch, {paths.begin() + 1, paths.end()}, progress)) runs.push_back(std::move(r));
   std::vector<ExecPath> measured;
-  for (const auto& r : runs)
-    if (r.recording) measured.push_back(r.path);
+  std::vector<PathTrace> traces;
+  for (const auto& r : runs) {
+    if (r.error.empty()) measured.push_back(r.path);
+    traces.push_back({r.path.name, r.error, RunStatus::kOk, "", r.error.empty() ? &r.trace : nullptr});
+  }
   const double factor = o.safety_factor > 0 ? o.safety_factor : kDefaultSafetyFactor;
   const GoldenRead old = read_old_golden(o.golden);
-  GoldenDraft draft = draft_across_paths(kCommandName, runs, old.group(kCheckGroup),
+  GoldenDraft draft = draft_across_paths(traces, here, old.group(kCheckGroup),
                                          {.scenario = "check",
                                           .device = kCheckGroup,
                                           .safety_factor = factor,
@@ -157,14 +155,14 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
                                           .problems = std::move(problems),
                                           .ceiling_hint = " (--ceiling)",
                                           .force = o.force});
-  if (!o.markdown.empty()) write_regen_markdown(o.markdown, draft.changes, draft.tolerances);
   CheckGoldenWrite out;
   out.path = o.golden.string();
   out.made_of = fmt::format("{} execution paths, safety factor {}", measured.size(), factor);
   out.changes = draft.changes;
+  out.tolerances = draft.tolerances;
   out.replaced = old.error;
   write_check_golden(o, std::move(draft.problems), kGoldenSchemaVersion,
-                     {fingerprint, std::move(draft.trace), paths_json(measured), "", std::nullopt}, out);
+                     {here.json(), std::move(draft.trace), paths_json(measured), "", std::nullopt}, out);
   return out;
 }
 
@@ -234,7 +232,7 @@ CheckGoldenWrite regen_band(const std::vector<RecordedTrace>& runs, const std::v
                                      *std::max_element(spread.begin(), spread.end())));
   }
   write_check_golden(o, broken_laws(laws), kBandGoldenSchemaVersion,
-                     {current_fingerprint(c10::Device("cpu")), std::move(b.mean), "[]", "", std::move(b.band)}, out);
+                     {host_fingerprint().json(), std::move(b.mean), "[]", "", std::move(b.band)}, out);
   return out;
 }
 
@@ -244,7 +242,7 @@ CheckGoldenWrite regen_band(const std::vector<RecordedTrace>& runs, const std::v
 std::vector<Law> band_laws(const DeviceGolden& golden, const std::vector<RecordedTrace>& runs, const CheckOptions& o) {
   const Band& band = *golden.band;
   const double k = o.band_k > 0 ? o.band_k : default_band_k(band.runs, band_points(band));
-  const auto diffs = fingerprint_diff(golden.fingerprint, current_fingerprint(c10::Device("cpu")));
+  const auto diffs = fingerprint_diff(Fingerprint::parse(golden.fingerprint), host_fingerprint());
   std::vector<std::string> fields;
   for (const auto& d : diffs) fields.push_back(d.field);
   const std::string env =

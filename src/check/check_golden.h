@@ -15,7 +15,7 @@
 #include "trainproof/core/recorded_trace.h"
 #include "trainproof/core/trace.h"
 #include "trainproof/golden/golden_store.h"
-#include "trainproof/report/report.h"
+#include "trainproof/verdict/outcome.h"
 
 namespace trainproof {
 

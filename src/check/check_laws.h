@@ -14,7 +14,7 @@
 #include "src/check/check_runs.h"
 #include "trainproof/core/progress.h"
 #include "trainproof/core/recorded_trace.h"
-#include "trainproof/report/report.h"
+#include "trainproof/verdict/outcome.h"
 
 namespace trainproof {
 
@@ -60,7 +60,18 @@ std::string first_difference(const RecordedTrace& a, const RecordedTrace& b);
 // the resume findings (missing state, a non-atomic save, an unsafe load) added to `findings`.
 // `runs_differ`: where two uninterrupted runs already differ (the determinism law broken), a
 // departure after a restart is not tested as the resume's, and no missing state is named.
+// `seen`, where given, receives the preempted run as the report plots it.
+struct PreemptedRun {
+  RecordedTrace trace;                   // its steps as the uninterrupted run numbers them
+  std::vector<int64_t> kills, restarts;  // after which step each kill came; at which step each restart resumed
+  int64_t departure = -1;                // the first step it departs at (-1: none found)
+};
 Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
-               std::vector<Finding>& findings, const std::string& runs_differ = "");
+               std::vector<Finding>& findings, const std::string& runs_differ = "", PreemptedRun* seen = nullptr);
+
+// The runs check made, a plot per scalar the uninterrupted run recorded: `again` the second
+// uninterrupted run, `preempted` the killed and restarted one (each null where not run).
+std::vector<RunPlot> run_plots(const RecordedTrace& straight, const RecordedTrace* again, const PreemptedRun* preempted,
+                               const std::vector<Finding>& findings);
 
 }  // namespace trainproof

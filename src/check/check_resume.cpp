@@ -95,7 +95,7 @@ std::string final_params_difference(const RecordedTrace& straight, const Recorde
 // one). `torn`: set when a restart failed after kill 1 landed in a non-atomic checkpoint's write.
 Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
                   std::vector<Finding>& findings, const std::string& run, bool away_from_writes, bool& torn,
-                  const std::string& runs_differ) {
+                  const std::string& runs_differ, PreemptedRun* seen) {
   const std::string name =
       fmt::format("exact resume: SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", kills);
   const size_t total = straight.steps.size();
@@ -227,15 +227,30 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
     // trajectory, and later restarts cannot be compared with the uninterrupted run.
     // Uninterrupted runs that differ from each other depart after a restart anyway: no state
     // is to blame for that, and none is named.
-    if (const auto departure = first_departure(straight, resumed, aligned); departure && runs_differ.empty()) {
+    const auto departure = first_departure(straight, resumed, aligned);
+    if (seen) {
+      *seen = {resumed, {}, {}, departure ? departure->step : -1};
+      std::map<int, int64_t> last;  // each start's last step, as the uninterrupted run numbers it
+      for (const auto& a : aligned) seen->restarts.push_back(a.step);
+      std::map<int, int64_t> offset;
+      for (const auto& a : aligned) offset[a.start] = a.step - 1;
+      for (const auto& p : resumed.probe) last[p.start] = std::max(last[p.start], offset[p.start] + p.seq);
+      for (const auto& [start, step] : last)
+        if (start < last.rbegin()->first) seen->kills.push_back(step);
+    }
+    if (departure && runs_differ.empty()) {
       diagnosed = diagnose_resume(resumed, *departure);
       for (auto& f : diagnosed)
         if (f.id == "resume-state-equal-values-differ") resume_op_rerun(launch, straight, *departure, progress, f);
     }
   } else {
+    const auto logged = logged_steps_from(r.trace, 0);
+    if (seen) *seen = {resumed, {}, {}, -1};
     for (size_t i = 0; i < restarts.size(); ++i) {
       const auto steps = logged_steps_from(r.trace, restarts[i]);
+      if (seen && logged.size() > steps.size()) seen->kills.push_back(logged[logged.size() - steps.size() - 1]);
       if (steps.empty()) continue;
+      if (seen) seen->restarts.push_back(steps.front());
       any_resumed = any_resumed || steps.front() > first_step;
       notes.push_back(fmt::format("restart {} logged step {} first", i + 1, steps.front()));
     }
@@ -298,14 +313,15 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
 // non-atomic save), the law is broken, and one more run, killed once away from any write, shows
 // the rest of the resume in the same check: what a restart from an intact checkpoint misses.
 Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
-               std::vector<Finding>& findings, const std::string& runs_differ) {
+               std::vector<Finding>& findings, const std::string& runs_differ, PreemptedRun* seen) {
   bool torn = false;
-  Law law = preempted_run(launch, straight, kills, seed, progress, findings, "preempted", false, torn, runs_differ);
+  Law law =
+      preempted_run(launch, straight, kills, seed, progress, findings, "preempted", false, torn, runs_differ, seen);
   if (!torn || law.passed()) return law;
   progress.note("a restart died on the torn checkpoint: one more run, killed once away from any write, for the rest");
   bool again_torn = false;
   const Law again = preempted_run(launch, straight, 1, seed, progress, findings, "preempted-away-from-writes", true,
-                                  again_torn, runs_differ);
+                                  again_torn, runs_differ, seen);
   law.detail += fmt::format("\n    Killed once more away from any write (a run of its own): {}: {}",
                             law_status_text(again.status), again.detail);
   return law;

@@ -1,4 +1,4 @@
-// `trainproof mutate` (runner/mutate.h): the documents' mistakes planted into copies of the
+// `trainproof mutate` (check/mutate.h): the documents' mistakes planted into copies of the
 // team's script, one a copy, each held to `check`.
 #include "trainproof/check/mutate.h"
 
@@ -178,7 +178,6 @@ MutateReport mutate(const MutateOptions& o) {
   MutateReport out;
   CheckOptions base = o.check;
   base.keep = root / "unmutated";
-  base.reports = {};
   report_progress(o.check.progress, fmt::format("mutate: {} mutants; the unmutated script first\n", planted));
   const auto t0 = std::chrono::steady_clock::now();
   const CheckReport b = check(base);
@@ -213,7 +212,6 @@ MutateReport mutate(const MutateOptions& o) {
     CheckOptions c = o.check;
     c.command[at] = lines.empty() ? std::string() : lines.back();
     c.keep = dir / "runs";
-    c.reports = {};
     if (of_resume(s.id) && c.reference.empty() && fs::exists(base.keep / "uninterrupted-1.trace", ec))
       c.reference = base.keep / "uninterrupted-1.trace";
     const ProgressSink outer = o.check.progress;

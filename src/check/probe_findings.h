@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "trainproof/core/recorded_trace.h"
-#include "trainproof/report/report.h"
+#include "trainproof/verdict/outcome.h"
 
 namespace trainproof {
 

@@ -11,7 +11,7 @@
 #include "trainproof/check/check.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/tolerance.h"
-#include "trainproof/report/console.h"
+#include "trainproof/report/report.h"
 
 namespace trainproof::cli {
 namespace {
@@ -67,7 +67,6 @@ void add_golden_options(CLI::App* cmd, CheckOptions& o, std::string& ceiling) {
   cmd->add_flag("--regen", o.regen,
                 "Write the golden: the command also runs under each execution path, whose spread sets "
                 "the cross-machine tolerances");
-  cmd->add_option("--markdown", o.markdown, "With --regen: write what changed as Markdown (for a PR)");
   cmd->add_option("--path-set", o.path_set, "With --regen: execution paths (comma-separated, or all)")
       ->capture_default_str();
   cmd->add_option("--safety-factor", o.safety_factor, "With --regen: cross tolerance = spread x this (4)")
@@ -97,7 +96,10 @@ void finish_check_options(CheckOptions& o, const std::string& ceiling) {
 }
 
 CliCommand check_command() {
-  auto o = std::make_shared<CheckOptions>();
+  struct Options : CheckOptions {
+    ReportFiles reports;
+  };
+  auto o = std::make_shared<Options>();
   auto ceiling = std::make_shared<std::string>();
   return {[o, ceiling](CLI::App& app) {
             auto* check = app.add_subcommand("check",
@@ -105,14 +107,13 @@ CliCommand check_command() {
                                              "[options] -- CMD [ARGS...]");
             add_check_options(check, *o);
             add_golden_options(check, *o, *ceiling);
-            add_report_options(check, o->reports);
+            add_report_options(check, o->reports, ReportKind::kCheck);
             return check;
           },
           [o, ceiling] {
             finish_check_options(*o, *ceiling);
             const CheckReport r = trainproof::check(*o);
-            print_check_report(r);
-            write_reports(o->reports, r.report);
+            emit_report(o->reports, [&](const Reporter& x) { return x.check(r); });
             return exit_code(r);
           }};
 }

@@ -2,6 +2,7 @@
 // where errors become exit codes (errors.h). Progress goes to stderr, results to stdout.
 #include "trainproof/cli/cli.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 
@@ -14,11 +15,14 @@
 #include "trainproof/core/errors.h"
 #include "trainproof/runner/fingerprint.h"
 #include "trainproof/runner/runner.h"
+#include "trainproof/verdict/fingerprint.h"
 
 namespace trainproof {
 
-void cli::add_report_options(CLI::App* command, ReportFiles& files) {
-  for (const auto& format : report_formats()) command->add_option(format.options, files[format.name], format.help);
+void cli::add_report_options(CLI::App* command, ReportFiles& files, ReportKind kind) {
+  for (const auto& format : report_formats())
+    if (std::find(format.holds.begin(), format.holds.end(), kind) != format.holds.end())
+      command->add_option(format.options, files[format.name], format.help);
 }
 
 int cli_main(int argc, char** argv, const char* default_golden_dir, const std::vector<CliCommand>& extra) {

@@ -33,9 +33,9 @@ CliCommand ddp_check_command(CliEnv& env);
 CliCommand ddp_worker_command();
 CliCommand lr_curve_command();
 
-// An option per report file format (report_formats(): --json, --junit, --html), each filling
-// its path in `files`: verify, compare, check and ddp-check take the same ones.
-void add_report_options(CLI::App* command, ReportFiles& files);
+// An option per report format that holds the command's report (report_formats(): --json,
+// --junit, --html, --markdown), each filling its path in `files`.
+void add_report_options(CLI::App* command, ReportFiles& files, ReportKind kind);
 // check's options but its report files and golden ones, shared with mutate, which checks each
 // mutant with them; finish_check_options() reads what they parsed (the --expect-lr schedule,
 // the --ceiling where given) and sets the progress sink.

@@ -5,7 +5,6 @@
 #include <CLI/CLI.hpp>
 
 #include "src/cli/commands.h"
-#include "trainproof/report/console.h"
 #include "trainproof/report/report.h"
 #include "trainproof/runner/runner.h"
 
@@ -27,13 +26,12 @@ CliCommand compare_command() {
                             "One policy for every series, or 'ceiling': each series within its scenario's ceiling "
                             "(default: each reference series' own tolerance)");
             cmp->add_flag("--cross", o->cross, "Apply the reference's cross-environment tolerances");
-            add_report_options(cmp, *reports);
+            add_report_options(cmp, *reports, ReportKind::kCompare);
             return cmp;
           },
           [o, reports] {
             const VerifyReport r = trainproof::compare(*o);
-            print_compare_report(r);
-            write_reports(*reports, r);
+            emit_report(*reports, [&](const Reporter& x) { return x.verify(r); });
             return exit_code(r);
           }};
 }

@@ -20,15 +20,12 @@ int print_ddp_check(const DdpCheckReport& r, const DdpCheckOptions& o, const Rep
   fmt::print("rank {} of {} (local rank {}, {} on {}, attempt {}) joined through the TCPStore at {}:{}\n", e.rank,
              e.world, e.local_rank, e.launcher, r.host, e.restart_count, e.master_addr, e.master_port);
   for (const auto& l : r.laws)
-    fmt::print("rank {}: {:<8} {}{}\n", e.rank, ddp_row_status(l), ddp_row_name(l),
+    fmt::print("rank {}: {:<8} {}{}\n", e.rank, ddp_row_status(l), l.heading(),
                l.detail.empty() ? "" : " (" + l.detail + ")");
   if (!r.ranks) return kExitOk;  // rank 0 decides the exit code
-  for (const auto& l : r.ranks->entries)
-    if (l.failed()) fmt::print("BROKEN on {}: {} {}\n", l.device, ddp_row_name(l), l.detail);
-  const Tally n = tally(r.ranks->entries);
-  fmt::print("ddp-check: {} ranks ({}), {} held, {} broken, {} skipped{}\n", e.world, e.launcher, n.passed, n.failed,
-             n.skipped, o.out.empty() ? "" : "; combined result in " + o.out.string());
-  write_reports(reports, *r.ranks);
+  fmt::print("ddp-check: {} ranks ({}){}\n", e.world, e.launcher,
+             o.out.empty() ? "" : "; combined result in " + o.out.string());
+  emit_report(reports, [&](const Reporter& x) { return x.verify(*r.ranks); });
   return exit_code(*r.ranks);
 }
 
@@ -49,7 +46,7 @@ CliCommand ddp_check_command(CliEnv& env) {
             ddp->add_option("--run-dir", c.run_dir, "Checkpoints of the resume law (a folder every rank can reach)")
                 ->required();
             ddp->add_option("--out", c.out, "Rank 0 writes the combined result of every rank here (JSON)");
-            add_report_options(ddp, o->reports);
+            add_report_options(ddp, o->reports, ReportKind::kDdpCheck);
             ddp->add_option("--golden", env.golden_dir, "Folder of golden .h5 files (ddp_equivalence.h5 is compared)");
             ddp->add_flag("--no-golden", o->no_golden, "Do not compare with the golden");
             ddp->add_option("--steps", c.steps, "Training steps of the resume law")

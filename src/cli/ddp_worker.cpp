@@ -6,7 +6,7 @@
 #include "src/cli/commands.h"
 #include "src/process/process.h"
 #include "trainproof/distributed/ddp_main.h"
-#include "trainproof/report/console.h"
+#include "trainproof/report/report.h"
 
 namespace trainproof::cli {
 

@@ -5,7 +5,7 @@
 
 #include "src/cli/commands.h"
 #include "src/process/process.h"
-#include "trainproof/report/console.h"
+#include "trainproof/report/report.h"
 #include "trainproof/runner/runner.h"
 
 namespace trainproof::cli {

@@ -5,7 +5,7 @@
 
 #include "src/cli/commands.h"
 #include "trainproof/core/errors.h"
-#include "trainproof/report/console.h"
+#include "trainproof/report/report.h"
 #include "trainproof/runner/runner.h"
 
 namespace trainproof::cli {
@@ -13,7 +13,7 @@ namespace trainproof::cli {
 CliCommand regen_command(CliEnv& env) {
   struct Options {
     RegenOptions regen;
-    std::string markdown;
+    ReportFiles reports;
   };
   auto o = std::make_shared<Options>();
   return {[&env, o](CLI::App& app) {
@@ -23,9 +23,7 @@ CliCommand regen_command(CliEnv& env) {
             regen->add_option("--device", r.device, "cpu, cuda or all (the devices present)")->capture_default_str();
             regen->add_option("--golden", env.golden_dir, "Folder of golden .h5 files");
             regen->add_flag("--dry-run", r.dry_run, "Show what would change without writing");
-            regen->add_option("--markdown", o->markdown,
-                              "Write a Markdown summary of what changed and of every series' tolerance (for a "
-                              "pull-request comment)");
+            add_report_options(regen, o->reports, ReportKind::kRegen);
             regen
                 ->add_option("--path-set", r.path_set,
                              "Execution paths whose spread sets the cross-environment tolerances (comma-separated; "
@@ -46,8 +44,7 @@ CliCommand regen_command(CliEnv& env) {
             o->regen.golden_dir = env.golden_dir;
             o->regen.progress = stderr_progress();
             const RegenReport r = trainproof::regen(o->regen);
-            print_regen_report(r);
-            if (!o->markdown.empty()) write_regen_markdown(o->markdown, r);
+            emit_report(o->reports, [&](const Reporter& x) { return x.regen(r); });
             return static_cast<int>(r.refused.empty() ? kExitOk : kExitMismatch);
           }};
 }

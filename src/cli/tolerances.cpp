@@ -5,7 +5,7 @@
 
 #include "src/cli/commands.h"
 #include "trainproof/core/errors.h"
-#include "trainproof/report/console.h"
+#include "trainproof/report/report.h"
 #include "trainproof/runner/runner.h"
 
 namespace trainproof::cli {
@@ -13,7 +13,7 @@ namespace trainproof::cli {
 CliCommand tolerances_command(CliEnv& env) {
   struct Options {
     std::vector<std::string> scenarios;
-    std::string markdown;
+    ReportFiles reports;
   };
   auto o = std::make_shared<Options>();
   return {[&env, o](CLI::App& app) {
@@ -22,13 +22,12 @@ CliCommand tolerances_command(CliEnv& env) {
                                            "smallest change it catches");
             tol->add_option("scenarios", o->scenarios, "Scenario names (default: all)");
             tol->add_option("--golden", env.golden_dir, "Folder of golden .h5 files");
-            tol->add_option("--markdown", o->markdown, "Also write the table as Markdown to this file");
+            add_report_options(tol, o->reports, ReportKind::kTolerances);
             return tol;
           },
           [&env, o] {
             const auto rows = tolerances(o->scenarios, env.golden_dir);
-            print_tolerances(rows);
-            if (!o->markdown.empty()) write_tolerance_markdown(o->markdown, rows);
+            emit_report(o->reports, [&](const Reporter& x) { return x.tolerances(rows); });
             return static_cast<int>(kExitOk);
           }};
 }

@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "src/cli/commands.h"
-#include "trainproof/report/console.h"
+#include "trainproof/report/report.h"
 #include "trainproof/runner/runner.h"
 
 namespace trainproof::cli {
@@ -21,7 +21,7 @@ CliCommand verify_command(CliEnv& env) {
             verify->add_option("scenarios", v.scenarios, "Scenario names (default: all)");
             verify->add_option("--device", v.device, "cpu, cuda or all (the devices present)")->capture_default_str();
             verify->add_option("--golden", env.golden_dir, "Folder of golden .h5 files");
-            add_report_options(verify, o->reports);
+            add_report_options(verify, o->reports, ReportKind::kVerify);
             verify->add_flag("--cross", v.force_cross,
                              "Apply the goldens' cross-environment tolerances even where the fingerprint matches");
             verify->add_flag("--require-all-devices", v.require_all_devices,
@@ -43,8 +43,7 @@ CliCommand verify_command(CliEnv& env) {
             o->verify.golden_dir = env.golden_dir;
             o->verify.progress = stderr_progress();
             const VerifyReport r = trainproof::verify(o->verify);
-            print_verify_report(r);
-            write_reports(o->reports, r);
+            emit_report(o->reports, [&](const Reporter& x) { return x.verify(r); });
             return exit_code(r);
           }};
 }

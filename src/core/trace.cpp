@@ -39,4 +39,22 @@ const Series* Trace::find(const std::string& name) const {
   return nullptr;
 }
 
+const char* run_status_text(RunStatus s) {
+  switch (s) {
+    case RunStatus::kOk:
+      return "ok";
+    case RunStatus::kSkipped:
+      return "skipped";
+    case RunStatus::kError:
+      return "error";
+  }
+  return "?";
+}
+
+std::optional<RunStatus> run_status_from_text(const std::string& text) {
+  for (RunStatus s : {RunStatus::kOk, RunStatus::kSkipped, RunStatus::kError})
+    if (text == run_status_text(s)) return s;
+  return std::nullopt;
+}
+
 }  // namespace trainproof

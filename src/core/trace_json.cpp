@@ -69,8 +69,8 @@ Trace trace_from_json(const nlohmann::json& j, const std::string& where) {
 void write_recording(const std::filesystem::path& path, const Recording& r) {
   nlohmann::json scenarios = nlohmann::json::object();
   for (const auto& [name, rec] : r.scenarios) {
-    nlohmann::json js = {{"status", rec.status}, {"reason", rec.reason}};
-    if (rec.status == "ok") js["trace"] = trace_to_json(rec.trace);
+    nlohmann::json js = {{"status", run_status_text(rec.status)}, {"reason", rec.reason}};
+    if (rec.status == RunStatus::kOk) js["trace"] = trace_to_json(rec.trace);
     scenarios[name] = std::move(js);
   }
   const nlohmann::json j = {{"fingerprint", r.fingerprint}, {"scenarios", scenarios}};
@@ -89,9 +89,12 @@ Recording read_recording(const std::filesystem::path& path) {
     r.fingerprint = j.at("fingerprint").get<std::string>();
     for (const auto& [name, js] : j.at("scenarios").items()) {
       ScenarioRecord rec;
-      rec.status = js.at("status").get<std::string>();
+      const auto status = run_status_from_text(js.at("status").get<std::string>());
+      if (!status)
+        throw BadInput(fmt::format("{}: {}: unknown status {}", path.string(), name, js.at("status").dump()));
+      rec.status = *status;
       rec.reason = js.at("reason").get<std::string>();
-      if (rec.status == "ok") rec.trace = trace_from_json(js.at("trace"), path.string() + ": " + name);
+      if (rec.status == RunStatus::kOk) rec.trace = trace_from_json(js.at("trace"), path.string() + ": " + name);
       r.scenarios.emplace(name, std::move(rec));
     }
   } catch (const BadInput&) {

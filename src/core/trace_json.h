@@ -18,7 +18,7 @@ Trace trace_from_json(const nlohmann::json& j, const std::string& where);
 
 // What one process recorded: each scenario's trace, or why it has none.
 struct ScenarioRecord {
-  std::string status;  // "ok", "skipped" or "error"
+  RunStatus status = RunStatus::kOk;
   std::string reason;  // for skipped and error
   Trace trace;         // for ok
 };

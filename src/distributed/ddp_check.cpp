@@ -23,6 +23,7 @@
 #include "trainproof/golden/golden_store.h"
 #include "trainproof/training/checkpoint.h"
 #include "trainproof/training/tensors.h"
+#include "trainproof/verdict/golden_hold.h"
 
 namespace trainproof {
 
@@ -253,12 +254,6 @@ std::vector<ReportEntry> resume_laws(c10d::Backend& pg, const LaunchEnv& e, cons
 
 }  // namespace
 
-std::string ddp_row_name(const ReportEntry& row) {
-  if (row.kind != "series") return row.name;
-  return row.tolerance.empty() ? fmt::format("golden {}", row.name)
-                               : fmt::format("golden {} within {}", row.name, row.tolerance);
-}
-
 const char* ddp_row_status(const ReportEntry& row) {
   return law_status_text(row.skipped() ? Status::kSkipped : law_held(row.passed()));
 }
@@ -296,7 +291,7 @@ DdpCheckReport ddp_check(const DdpCheckOptions& o) {
   // The ranks' verdicts travel through the store as the JSON --out combines.
   nlohmann::json verdict = {{"rank", e.rank}, {"local_rank", e.local_rank}, {"host", report.host}, {"checks", {}}};
   for (const auto& c : report.laws)
-    verdict["checks"].push_back({{"law", ddp_row_name(c)},
+    verdict["checks"].push_back({{"law", c.heading()},
                                  {"kind", c.kind},
                                  {"status", ddp_row_status(c)},
                                  {"detail", c.detail},
@@ -309,6 +304,7 @@ DdpCheckReport ddp_check(const DdpCheckOptions& o) {
   await_ranks(*store, "verdict", e.world, timeout, "report its verdict");
   nlohmann::json all = {{"launcher", e.launcher}, {"world", e.world}, {"attempt", e.restart_count}, {"ranks", {}}};
   VerifyReport ranks;
+  ranks.kind = ReportKind::kDdpCheck;
   for (int r = 0; r < e.world; ++r) {
     auto v = nlohmann::json::parse(get_text(*store, fmt::format("verdict/{}", r)));
     const std::string device = fmt::format("rank {} ({})", r, v["host"].get<std::string>());

@@ -1,5 +1,9 @@
-// The console reporter (console.h): results on stdout, warnings repeated on stderr.
-#include "trainproof/report/console.h"
+// The console reporter (report.h): the text people read on stdout; warnings repeated on stderr
+// as they are rendered. And the screen itself: emit_report() and the progress on stderr.
+#include <iterator>
+
+#include "trainproof/core/atomic_file.h"
+#include "trainproof/report/report.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,79 +17,74 @@
 
 namespace trainproof {
 
-ProgressSink stderr_progress() {
-  return [](const std::string& text) {
-    fmt::print(stderr, "{}", text);
-    std::fflush(stderr);
-  };
-}
+namespace {
 
-void print_results(const std::vector<ReportEntry>& entries) {
+using Out = std::back_insert_iterator<std::string>;
+
+// The result tables: series (and run problems), then invariants.
+void print_results(Out o, const std::vector<ReportEntry>& entries) {
   size_t wide = 6, dev_wide = 5;  // the series and device columns fit their longest entries
   for (const auto& e : entries) {
     if (e.kind != "invariant") wide = std::max(wide, e.name.size());
     dev_wide = std::max(dev_wide, e.device.size());
   }
-  fmt::print("\n{:<20} {:<{}} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", "scenario", "dev", dev_wide, "series", wide,
-             "status", "max abs", "max rel", "ulp", "first", "tolerance");
+  fmt::format_to(o, "\n{:<20} {:<{}} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", "scenario", "dev", dev_wide, "series",
+                 wide, "status", "max abs", "max rel", "ulp", "first", "tolerance");
   for (const auto& e : entries) {
     if (e.kind == "invariant") continue;
     const bool series = e.kind == "series";
-    fmt::print("{:<20} {:<{}} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", e.scenario, e.device, dev_wide, e.name, wide,
-               status_text(e.status), series ? short_num(e.max_abs) : "", series ? short_num(e.max_rel) : "",
-               series ? std::to_string(e.max_ulp) : "",
-               e.first_divergence >= 0 ? std::to_string(e.first_divergence) : (series ? "-" : ""),
-               series ? e.tolerance + (e.cross_environment ? " [cross]" : "") : "");
-    if (e.status != Status::kPass && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
+    fmt::format_to(o, "{:<20} {:<{}} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", e.scenario, e.device, dev_wide,
+                   e.name, wide, status_text(e.status), series ? short_num(e.max_abs) : "",
+                   series ? short_num(e.max_rel) : "", series ? std::to_string(e.max_ulp) : "",
+                   e.first_divergence >= 0 ? std::to_string(e.first_divergence) : (series ? "-" : ""),
+                   series ? e.tolerance + (e.cross_environment ? " [cross]" : "") : "");
+    if (e.status != Status::kPass && !e.detail.empty()) fmt::format_to(o, "    -> {}\n", e.detail);
   }
   bool header = false;
   for (const auto& e : entries) {
     if (e.kind != "invariant") continue;
-    if (!header) fmt::print("\n{:<20} {:<{}} {:<9} {}\n", "scenario", "dev", dev_wide, "status", "invariant");
+    if (!header) fmt::format_to(o, "\n{:<20} {:<{}} {:<9} {}\n", "scenario", "dev", dev_wide, "status", "invariant");
     header = true;
-    fmt::print("{:<20} {:<{}} {:<9} {}\n", e.scenario, e.device, dev_wide, status_text(e.status), e.name);
-    if (e.status != Status::kPass && !e.detail.empty()) fmt::print("    -> {}\n", e.detail);
+    fmt::format_to(o, "{:<20} {:<{}} {:<9} {}\n", e.scenario, e.device, dev_wide, status_text(e.status), e.name);
+    if (e.status != Status::kPass && !e.detail.empty()) fmt::format_to(o, "    -> {}\n", e.detail);
   }
 }
 
-namespace {
-
 // verify --paths: the failing checks, a row per path, what each changes, and agreement.
-void print_paths(const VerifyReport& r) {
+void print_paths(Out o, const VerifyReport& r) {
   std::vector<ReportEntry> failing;
   for (const auto& e : r.entries)
     if (e.failed()) failing.push_back(e);
   if (!failing.empty()) {
-    fmt::print("\nchecks not passing:");
-    print_results(failing);
+    fmt::format_to(o, "\nchecks not passing:");
+    print_results(o, failing);
   }
-  fmt::print("\n{:<20} {:>7} {:>12} {:>9}  {}\n", "execution path", "checks", "not passing", "seconds", "environment");
+  fmt::format_to(o, "\n{:<20} {:>7} {:>12} {:>9}  {}\n", "execution path", "checks", "not passing", "seconds",
+                 "environment");
   for (const auto& p : r.paths)
-    fmt::print("{:<20} {:>7} {:>12} {:>9.1f}  {}\n", p.name, p.checks, p.failing, p.seconds, p.env);
-  fmt::print("\nfingerprint fields each path changes (golden -> path):\n");
+    fmt::format_to(o, "{:<20} {:>7} {:>12} {:>9.1f}  {}\n", p.name, p.checks, p.failing, p.seconds, p.env);
+  fmt::format_to(o, "\nfingerprint fields each path changes (golden -> path):\n");
   for (const auto& p : r.paths)
-    fmt::print("  {:<20} {}\n", p.name,
-               p.fingerprint.empty() ? "none (the golden's own environment: exact tolerances)"
-                                     : fmt::format("{}", fmt::join(p.fingerprint, "; ")));
-  fmt::print("\nagreement between paths (paths in one group produced bitwise identical traces):\n");
+    fmt::format_to(o, "  {:<20} {}\n", p.name,
+                   p.fingerprint.empty() ? "none (the golden's own environment: exact tolerances)"
+                                         : fmt::format("{}", fmt::join(p.fingerprint, "; ")));
+  fmt::format_to(o, "\nagreement between paths (paths in one group produced bitwise identical traces):\n");
   for (const auto& a : r.agreement) {
     std::vector<std::string> text;
     for (const auto& members : a.groups) text.push_back(fmt::format("[{}]", fmt::join(members, " ")));
-    fmt::print("  {:<22} {} distinct: {}\n", a.scenario, a.groups.size(), fmt::join(text, " "));
+    fmt::format_to(o, "  {:<22} {} distinct: {}\n", a.scenario, a.groups.size(), fmt::join(text, " "));
   }
   const Tally n = tally(r.entries);
-  fmt::print("\nverify --paths: {} paths, {} checks, {} not passing, {} skipped, {:.1f} s\n", r.paths.size(),
-             r.entries.size(), n.failed, n.skipped, r.seconds);
+  fmt::format_to(o, "\nverify --paths: {} paths, {} checks, {} not passing, {} skipped, {:.1f} s\n", r.paths.size(),
+                 r.entries.size(), n.failed, n.skipped, r.seconds);
 }
 
-}  // namespace
-
-void print_verify_report(const VerifyReport& r) {
-  if (!r.paths.empty()) return print_paths(r);
-  print_results(r.entries);
+void print_verify_report(Out o, const VerifyReport& r) {
+  if (!r.paths.empty()) return print_paths(o, r);
+  print_results(o, r.entries);
   if (!r.fingerprint_notes.empty()) {
-    fmt::print(
-        "\nfingerprint fields that differ from the golden's (the golden's cross-environment tolerances apply):\n");
+    fmt::format_to(
+        o, "\nfingerprint fields that differ from the golden's (the golden's cross-environment tolerances apply):\n");
     // Notes read "  scenario/device: field: golden X | here Y": one line per difference, with
     // the scenarios it holds for, instead of one per scenario.
     std::vector<std::pair<std::string, std::vector<std::string>>> grouped;
@@ -107,20 +106,20 @@ void print_verify_report(const VerifyReport& r) {
     }
     for (const auto& [what, who] : grouped) {
       if (who.empty())
-        fmt::print("{}\n", what);
+        fmt::format_to(o, "{}\n", what);
       else if (who.size() == scenarios.size() && who.size() > 1)
-        fmt::print("  {}  (all {} scenarios)\n", what, who.size());
+        fmt::format_to(o, "  {}  (all {} scenarios)\n", what, who.size());
       else if (who.size() < scenarios.size() && 2 * who.size() > scenarios.size()) {
         std::vector<std::string> others;
         for (const auto& sc : scenarios)
           if (std::find(who.begin(), who.end(), sc) == who.end()) others.push_back(sc);
-        fmt::print("  {}  (all {} scenarios but {})\n", what, scenarios.size(), fmt::join(others, ", "));
+        fmt::format_to(o, "  {}  (all {} scenarios but {})\n", what, scenarios.size(), fmt::join(others, ", "));
       } else {
-        fmt::print("  {}  ({})\n", what, fmt::join(who, ", "));
+        fmt::format_to(o, "  {}  ({})\n", what, fmt::join(who, ", "));
       }
     }
   } else if (r.force_cross) {
-    fmt::print("\n--cross: the golden's cross-environment tolerances applied on its own environment\n");
+    fmt::format_to(o, "\n--cross: the golden's cross-environment tolerances applied on its own environment\n");
   }
   if (!r.verdicts.empty()) {  // "scenario/device: verdict", one line per verdict with its scenarios
     std::vector<std::pair<std::string, std::vector<std::string>>> by_verdict;
@@ -131,64 +130,62 @@ void print_verify_report(const VerifyReport& r) {
       if (it == by_verdict.end()) it = by_verdict.insert(by_verdict.end(), {what, {}});
       it->second.push_back(who);
     }
-    fmt::print("\nwhy the values moved:\n");
-    for (const auto& [what, who] : by_verdict) fmt::print("  {}  ({})\n", what, fmt::join(who, ", "));
+    fmt::format_to(o, "\nwhy the values moved:\n");
+    for (const auto& [what, who] : by_verdict) fmt::format_to(o, "  {}  ({})\n", what, fmt::join(who, ", "));
   }
   const Tally n = tally(r.entries);
   if (r.document_lines > 0) {
-    fmt::print("\ndocument lines: {}/{} printed exactly as the documents print them", r.document_lines_equal,
-               r.document_lines);
+    fmt::format_to(o, "\ndocument lines: {}/{} printed exactly as the documents print them", r.document_lines_equal,
+                   r.document_lines);
     if (r.document_lines_last_digit > 0)
-      fmt::print("; {} more within one unit of a number's last digit (the golden was made on another machine)",
-                 r.document_lines_last_digit);
-    fmt::print("\n");
+      fmt::format_to(o, "; {} more within one unit of a number's last digit (the golden was made on another machine)",
+                     r.document_lines_last_digit);
+    fmt::format_to(o, "\n");
   }
-  fmt::print("\nverify: {} checks, {} not passing ({}), {:.1f} s\n", r.entries.size(), n.failed, n.str(), r.seconds);
+  fmt::format_to(o, "\nverify: {} checks, {} not passing ({}), {:.1f} s\n", r.entries.size(), n.failed, n.str(),
+                 r.seconds);
   for (const auto& d : r.unverified_devices) {
-    fmt::print("\n*** {}\n", d);
+    fmt::format_to(o, "\n*** {}\n", d);
     fmt::print(stderr, "WARNING: {}\n", d);
   }
 }
 
-void print_compare_report(const VerifyReport& r) {
-  print_results(r.entries);
+void print_compare_report(Out o, const VerifyReport& r) {
+  print_results(o, r.entries);
   const Tally n = tally(r.entries);
-  fmt::print("\ncompare: {} series ({}), {}\n", r.entries.size(), n.str(),
-             n.failed ? "DIFFERENT" : "all within tolerance");
+  fmt::format_to(o, "\ncompare: {} series ({}), {}\n", r.entries.size(), n.str(),
+                 n.failed ? "DIFFERENT" : "all within tolerance");
 }
 
-void print_changes(const std::vector<RegenChange>& changes) {
+// What a fresh golden changes, a series per two lines (regen, check --regen).
+void print_changes(Out o, const std::vector<RegenChange>& changes) {
   for (const auto& c : changes) {
     if (c.change == "removed") {
-      fmt::print("    {:<32} removed\n", c.series);
+      fmt::format_to(o, "    {:<32} removed\n", c.series);
       continue;
     }
-    fmt::print("    {:<32} {}\n    {:<32}   cross {}\n", c.series, c.what, "", c.cross);
+    fmt::format_to(o, "    {:<32} {}\n    {:<32}   cross {}\n", c.series, c.what, "", c.cross);
   }
 }
-
-namespace {
 
 // regen and check --regen over a golden they cannot read.
 void print_unreadable_old_golden(const std::string& why) {
   fmt::print(stderr, "note: the old golden is unreadable and will be replaced: {}\n", why);
 }
 
-}  // namespace
-
-void print_regen_report(const RegenReport& r) {
+void print_regen_report(Out o, const RegenReport& r) {
   for (const auto& why : r.replaced) print_unreadable_old_golden(why);
   for (const auto& d : r.devices) {
-    fmt::print("regen on {}: {} scenarios under {} execution paths ({}), safety factor {}\n", d.device,
-               d.scenarios.size(), d.paths.size(), fmt::join(d.paths, ", "), d.safety_factor);
+    fmt::format_to(o, "regen on {}: {} scenarios under {} execution paths ({}), safety factor {}\n", d.device,
+                   d.scenarios.size(), d.paths.size(), fmt::join(d.paths, ", "), d.safety_factor);
     for (const auto& s : d.scenarios) {
-      fmt::print("{} on {}:\n", s.scenario, s.device);
+      fmt::format_to(o, "{} on {}:\n", s.scenario, s.device);
       if (!s.skipped.empty()) {
-        fmt::print("    skipped ({}); the golden's /{} group is left as it was\n", s.skipped, s.device);
+        fmt::format_to(o, "    skipped ({}); the golden's /{} group is left as it was\n", s.skipped, s.device);
         continue;
       }
-      print_changes(s.changes);
-      for (const auto& p : s.problems) fmt::print("    {}: {}\n", s.refused ? "REFUSED" : "FORCED (--force)", p);
+      print_changes(o, s.changes);
+      for (const auto& p : s.problems) fmt::format_to(o, "    {}: {}\n", s.refused ? "REFUSED" : "FORCED (--force)", p);
       if (!s.refused && !s.problems.empty())
         fmt::print(stderr,
                    "WARNING: {} on {}: written with --force although {} problem(s) would refuse it; the "
@@ -198,9 +195,9 @@ void print_regen_report(const RegenReport& r) {
   }
   for (const auto& w : r.written) {
     if (r.dry_run)
-      fmt::print("(dry run: {} not written)\n", w);
+      fmt::format_to(o, "(dry run: {} not written)\n", w);
     else
-      fmt::print("wrote {}\n", w);
+      fmt::format_to(o, "wrote {}\n", w);
   }
   if (!r.refused.empty())
     fmt::print(stderr,
@@ -209,24 +206,24 @@ void print_regen_report(const RegenReport& r) {
                fmt::join(r.refused, ", "));
 }
 
-void print_check_report(const CheckReport& r) {
+void print_check_report(Out o, const CheckReport& r) {
   if (const auto& g = r.golden) {
     if (!g->replaced.empty()) print_unreadable_old_golden(g->replaced);
-    fmt::print("\n{} ({}):\n", g->path, g->made_of);
-    print_changes(g->changes);
-    for (const auto& line : g->series) fmt::print("    {}\n", line);
-    for (const auto& p : g->problems) fmt::print("    {}: {}\n", g->written ? "FORCED (--force)" : "REFUSED", p);
+    fmt::format_to(o, "\n{} ({}):\n", g->path, g->made_of);
+    print_changes(o, g->changes);
+    for (const auto& line : g->series) fmt::format_to(o, "    {}\n", line);
+    for (const auto& p : g->problems) fmt::format_to(o, "    {}: {}\n", g->written ? "FORCED (--force)" : "REFUSED", p);
     if (g->written)
-      fmt::print("wrote {}\n", g->path);
+      fmt::format_to(o, "wrote {}\n", g->path);
     else
       fmt::print(stderr, "check: refused to write {} (see REFUSED above; --force writes it anyway)\n", g->path);
   }
-  fmt::print("\n{:<8} {}\n", "status", "law");
+  fmt::format_to(o, "\n{:<8} {}\n", "status", "law");
   size_t laws = 0, held = 0, advice = 0, untested = 0;
   for (const auto& l : r.report.entries) {
     if (l.kind != "invariant") continue;
-    fmt::print("{:<8} {}\n", law_status_text(l.status), l.name);
-    if (!l.detail.empty()) fmt::print("    -> {}\n", l.detail);
+    fmt::format_to(o, "{:<8} {}\n", law_status_text(l.status), l.name);
+    if (!l.detail.empty()) fmt::format_to(o, "    -> {}\n", l.detail);
     if (l.status == Status::kAdvice) {
       ++advice;
       continue;
@@ -236,25 +233,100 @@ void print_check_report(const CheckReport& r) {
     if (l.status == Status::kNotTested) ++untested;
   }
   const auto& findings = r.report.findings;
-  if (!findings.empty()) fmt::print("\n{:<8} {}\n", "status", "finding");
+  if (!findings.empty()) fmt::format_to(o, "\n{:<8} {}\n", "status", "finding");
   for (const auto& f : findings)
-    fmt::print("{:<8} [{}] {}\n    -> {}\n", status_text(f.status()), f.id, f.heading(), f.detail);
-  fmt::print("\ncheck: {} laws, {} held, {} broken{}{}, {} finding(s){}, {:.1f} s{}\n", laws, held,
-             laws - held - untested, untested ? fmt::format(", {} not tested", untested) : "",
-             advice ? fmt::format(", {} advice", advice) : "", findings.size(),
-             r.golden && !r.golden->written ? ", golden NOT written" : "", r.report.seconds,
-             r.kept.empty() ? "" : "; runs kept in " + r.kept);
+    fmt::format_to(o, "{:<8} [{}] {}\n    -> {}\n", status_text(f.status()), f.id, f.heading(), f.detail);
+  fmt::format_to(o, "\ncheck: {} laws, {} held, {} broken{}{}, {} finding(s){}, {:.1f} s{}\n", laws, held,
+                 laws - held - untested, untested ? fmt::format(", {} not tested", untested) : "",
+                 advice ? fmt::format(", {} advice", advice) : "", findings.size(),
+                 r.golden && !r.golden->written ? ", golden NOT written" : "", r.report.seconds,
+                 r.kept.empty() ? "" : "; runs kept in " + r.kept);
 }
 
-void print_tolerances(const std::vector<ToleranceRow>& rows) {
-  fmt::print("{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}\n", "scenario", "dev", "series", "dtype", "catches",
-             "cross tolerance", "provenance");
+void print_tolerances(Out o, const std::vector<ToleranceRow>& rows) {
+  fmt::format_to(o, "{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}\n", "scenario", "dev", "series", "dtype", "catches",
+                 "cross tolerance", "provenance");
   for (const auto& r : rows)
-    fmt::print("{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}{}\n", r.scenario, r.device, r.series, r.dtype,
-               std::isnan(r.catches)      ? "zeros"
-               : std::isfinite(r.catches) ? fmt::format("{:.2g}", r.catches)
-                                          : "-",
-               r.cross, r.provenance, r.differing.empty() ? "" : "; differs on " + r.differing);
+    fmt::format_to(o, "{:<20} {:<4} {:<36} {:<9} {:>9}  {:<28} {}{}\n", r.scenario, r.device, r.series, r.dtype,
+                   std::isnan(r.catches)      ? "zeros"
+                   : std::isfinite(r.catches) ? fmt::format("{:.2g}", r.catches)
+                                              : "-",
+                   r.cross, r.provenance, r.differing.empty() ? "" : "; differs on " + r.differing);
+}
+
+// The report of ddp-check on rank 0: every rank's broken laws, and a line of counts.
+void print_ddp_check_report(Out o, const VerifyReport& r) {
+  for (const auto& l : r.entries)
+    if (l.failed()) fmt::format_to(o, "BROKEN on {}: {} {}\n", l.device, l.heading(), l.detail);
+  const Tally n = tally(r.entries);
+  fmt::format_to(o, "ddp-check: {} checks on every rank, {} held, {} broken, {} skipped\n", r.entries.size(), n.passed,
+                 n.failed, n.skipped);
+}
+
+class ConsoleReporter : public Reporter {
+ public:
+  std::string verify(const VerifyReport& r) const override {
+    return render([&](Out o) {
+      switch (r.kind) {
+        case ReportKind::kCompare:
+          return print_compare_report(o, r);
+        case ReportKind::kDdpCheck:
+          return print_ddp_check_report(o, r);
+        default:
+          return print_verify_report(o, r);
+      }
+    });
+  }
+  std::string check(const CheckReport& r) const override {
+    return render([&](Out o) { print_check_report(o, r); });
+  }
+  std::string regen(const RegenReport& r) const override {
+    return render([&](Out o) { print_regen_report(o, r); });
+  }
+  std::string tolerances(const std::vector<ToleranceRow>& rows) const override {
+    return render([&](Out o) { print_tolerances(o, rows); });
+  }
+
+ private:
+  template <typename F>
+  static std::string render(F&& f) {
+    std::string text;
+    f(std::back_inserter(text));
+    return text;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> console_reporter() {
+  return std::make_unique<ConsoleReporter>();
+}
+
+void emit_report(const ReportFiles& files, const std::function<std::string(const Reporter&)>& render) {
+  bool screen_taken = false;
+  for (const auto& [name, path] : files) screen_taken = screen_taken || path == "-";
+  if (!screen_taken) {
+    fmt::print("{}", render(*console_reporter()));
+    std::fflush(stdout);
+  }
+  for (const auto& format : report_formats()) {
+    const auto it = files.find(format.name);
+    if (it == files.end() || it->second.empty()) continue;
+    const std::string text = render(*format.make());
+    if (it->second == "-") {
+      fmt::print("{}", text);
+      std::fflush(stdout);
+    } else {
+      atomic_write_bytes(it->second, text);
+    }
+  }
+}
+
+ProgressSink stderr_progress() {
+  return [](const std::string& text) {
+    fmt::print(stderr, "{}", text);
+    std::fflush(stderr);
+  };
 }
 
 }  // namespace trainproof

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "src/report/xml.h"
-#include "trainproof/core/atomic_file.h"
 #include "trainproof/report/report.h"
 
 namespace trainproof {
@@ -49,18 +48,71 @@ std::string svg_plot(const ReportEntry& e) {
       P + 2, H - 4, short_num(lo));
 }
 
-}  // namespace
+// check: a scalar across the command's runs, a line per run over the uninterrupted run's steps;
+// each kill a red dashed rule, each restart a green one, the first departure a purple one, and
+// each finding's id at the step it names.
+std::string svg_runs(const RunPlot& p) {
+  constexpr double W = 720, H = 220, P = 10, TOP = 34;
+  static const char* const colors[] = {"#1f77b4", "#8c564b", "#ff7f0e"};
+  static const char* const dashes[] = {"", R"( stroke-dasharray="2 2")", R"( stroke-dasharray="5 3")"};
+  const size_t n = p.steps.size();
+  if (n == 0) return "<p><em>no steps recorded</em></p>";
+  double lo = INFINITY, hi = -INFINITY;
+  for (const auto& l : p.lines)
+    for (double x : l.values)
+      if (std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
+  if (!std::isfinite(lo)) lo = 0, hi = 1;
+  if (hi == lo) hi = lo + 1;
+  const double first = static_cast<double>(p.steps.front()), last = static_cast<double>(p.steps.back());
+  auto px = [&](double step) { return P + (W - 2 * P) * (last == first ? 0.5 : (step - first) / (last - first)); };
+  auto py = [&](double v) { return H - P - (H - TOP - P) * (v - lo) / (hi - lo); };
+  const size_t stride = std::max<size_t>(1, n / 400);
+  std::string body, legend;
+  for (size_t k = 0; k < p.lines.size(); ++k) {
+    const char* color = colors[k % 3];
+    std::string pts;
+    for (size_t i = 0; i < n; i += stride)
+      if (std::isfinite(p.lines[k].values[i]))
+        pts += fmt::format("{:.1f},{:.1f} ", px(static_cast<double>(p.steps[i])), py(p.lines[k].values[i]));
+    body += fmt::format(R"(<polyline fill="none" stroke="{}" stroke-width="1.6"{} points="{}"/>)", color, dashes[k % 3],
+                        pts);
+    legend += fmt::format(R"(<span style="color:{}">&#9644; {}</span>)", color, xml_escape(p.lines[k].run));
+  }
+  const auto rule = [&](int64_t step, const char* color, const char* dash, const std::string& label) {
+    const double x = px(static_cast<double>(step));
+    return fmt::format(
+        R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="{3}" stroke-width="1.2" stroke-dasharray="{4}"><title>{5}</title></line>)",
+        x, TOP - 6, H - P, color, dash, xml_escape(label));
+  };
+  for (const int64_t s : p.kills) body += rule(s, "#d62728", "4 3", fmt::format("killed after step {}", s));
+  for (const int64_t s : p.restarts) body += rule(s, "#2ca02c", "1 3", fmt::format("restart resumed at step {}", s));
+  if (p.departure >= 0) body += rule(p.departure, "#9467bd", "", fmt::format("first departs at step {}", p.departure));
+  for (size_t i = 0; i < p.findings.size(); ++i) {
+    const double x = px(static_cast<double>(p.findings[i].step));
+    body += fmt::format(
+        R"(<circle cx="{:.1f}" cy="{}" r="3.5" fill="#d62728"/><text x="{:.1f}" y="{}" font-size="10" fill="#d62728">{} (step {})</text>)",
+        x, 8 + 12 * (i % 2), std::min(x + 5, W - 160), 12 + 12 * (i % 2), xml_escape(p.findings[i].what),
+        p.findings[i].step);
+  }
+  return fmt::format(
+      R"(<p class="legend">{}</p><svg width="{}" height="{}" viewBox="0 0 {} {}" role="img"><rect width="100%" height="100%" fill="#fafafa" stroke="#ccc"/>{}<text x="{}" y="{}" font-size="10" fill="#555">max {}</text><text x="{}" y="{}" font-size="10" fill="#555">min {}, steps {}..{}</text></svg>)",
+      legend, W, H, W, H, body, P + 2, TOP + 4, short_num(hi), P + 2, H - 4, short_num(lo), p.steps.front(),
+      p.steps.back());
+}
 
-void write_html_report(const std::filesystem::path& path, const VerifyReport& r) {
+std::string html_of(const VerifyReport& r) {
   const Tally n = tally(r.entries);
+  const std::string command = report_kind_text(r.kind);
+  // A law of check or ddp-check is an entry of kind "invariant" too; its row says which it is.
+  const std::string rule = r.kind == ReportKind::kVerify ? "invariant: " : "law: ";
   std::string summary, plots;
   for (const auto& e : r.entries) {
     const char* color = e.passed() ? "#2ca02c" : e.skipped() ? "#7f7f7f" : "#d62728";
     summary += fmt::format(
         R"(<tr><td>{}</td><td>{}</td><td>{}</td><td style="color:{};font-weight:bold">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>)",
-        xml_escape(e.scenario), xml_escape(e.device),
-        xml_escape(e.kind == "invariant" ? "invariant: " + e.name : e.name), color, xml_escape(status_text(e.status)),
-        e.kind == "series" ? short_num(e.max_abs) : "", e.kind == "series" ? short_num(e.max_rel) : "",
+        xml_escape(e.scenario), xml_escape(e.device), xml_escape(e.kind == "invariant" ? rule + e.name : e.name), color,
+        xml_escape(status_text(e.status)), e.kind == "series" ? short_num(e.max_abs) : "",
+        e.kind == "series" ? short_num(e.max_rel) : "",
         e.first_divergence >= 0 ? std::to_string(e.first_divergence) : "", xml_escape(e.detail));
     if (e.kind == "series" && (!e.golden.empty() || !e.observed.empty()))
       plots += fmt::format(
@@ -72,24 +124,47 @@ void write_html_report(const std::filesystem::path& path, const VerifyReport& r)
   for (const auto& note : r.fingerprint_notes) fp += "<li>" + xml_escape(note) + "</li>";
   for (const auto& d : r.unverified_devices) unverified += "<li>" + xml_escape(d) + "</li>";
   if (!unverified.empty()) unverified = "<h2>Devices not verified</h2><ul>" + unverified + "</ul>";
-  const std::string html =
-      fmt::format(R"(<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>trainproof verify</title>
+  // The fingerprint speaks of goldens: verify's always, another command's where it held one.
+  if (r.kind == ReportKind::kVerify && fp.empty()) fp = "<li>none: the goldens were made in this environment</li>";
+  if (!fp.empty()) fp = "<h2>Fingerprint differences</h2><ul>" + fp + "</ul>";
+  if (!plots.empty())
+    plots =
+        R"(<h2>Series</h2><p class="legend"><span style="color:#1f77b4">&#9644; golden</span><span style="color:#ff7f0e">- - observed</span><span style="color:#d62728">&#9679; differs</span></p>)" +
+        plots;
+  std::string runs;
+  for (const auto& p : r.run_plots)
+    runs += fmt::format(R"(<figure><figcaption><b>{}</b></figcaption>{}</figure>)", xml_escape(p.series), svg_runs(p));
+  if (!runs.empty())
+    plots +=
+        R"(<h2>Runs</h2><p class="legend"><span style="color:#d62728">- - killed</span><span style="color:#2ca02c">&middot;&middot; restart resumed</span><span style="color:#9467bd">| first departure</span><span style="color:#d62728">&#9679; finding</span></p>)" +
+        runs;
+  return fmt::format(R"(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>trainproof {}</title>
 <style>body{{font-family:sans-serif;margin:2em;color:#222}}table{{border-collapse:collapse;font-size:13px}}
 td,th{{border:1px solid #ddd;padding:3px 6px;text-align:left}}figure{{display:inline-block;margin:8px}}
 figcaption{{font-size:12px}}.legend span{{margin-right:1em}}</style></head><body>
-<h1>trainproof verify: {}</h1>
+<h1>trainproof {}: {}</h1>
 <p>{} checks: {}, {:.1f} s.</p>{}
-<p class="legend"><span style="color:#1f77b4">&#9644; golden</span><span style="color:#ff7f0e">- - observed</span><span style="color:#d62728">&#9679; differs</span></p>
-<h2>Fingerprint differences</h2><ul>{}</ul>
+{}
 <h2>Results</h2>
-<table><tr><th>scenario</th><th>device</th><th>series / invariant</th><th>status</th><th>max abs</th><th>max rel</th><th>first</th><th>detail</th></tr>{}</table>
-<h2>Series</h2>{}
+<table><tr><th>scenario</th><th>device</th><th>{}</th><th>status</th><th>max abs</th><th>max rel</th><th>first</th><th>detail</th></tr>{}</table>
+{}
 </body></html>
 )",
-                  n.failed ? "FAILED" : "passed", r.entries.size(), n.str(), r.seconds, unverified,
-                  fp.empty() ? "<li>none: the goldens were made in this environment</li>" : fp, summary, plots);
-  atomic_write_bytes(path, html);
+                     command, command, n.failed ? "FAILED" : "passed", r.entries.size(), n.str(), r.seconds, unverified,
+                     fp, r.kind == ReportKind::kVerify ? "series / invariant" : "series / law / finding", summary,
+                     plots);
+}
+
+class HtmlReporter : public Reporter {
+ public:
+  std::string verify(const VerifyReport& r) const override { return html_of(r); }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> html_reporter() {
+  return std::make_unique<HtmlReporter>();
 }
 
 }  // namespace trainproof

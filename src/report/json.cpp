@@ -3,13 +3,15 @@
 
 #include <fmt/format.h>
 
-#include "trainproof/core/atomic_file.h"
 #include "trainproof/report/report.h"
 
 namespace trainproof {
 
-void write_json_report(const std::filesystem::path& path, const VerifyReport& r) {
+namespace {
+
+std::string json_of(const VerifyReport& r) {
   nlohmann::json j;
+  j["command"] = report_kind_text(r.kind);
   j["seconds"] = r.seconds;
   if (r.document_lines > 0)
     j["document_lines"] = {{"total", r.document_lines},
@@ -45,7 +47,18 @@ void write_json_report(const std::filesystem::path& path, const VerifyReport& r)
                              {"detail", f.detail},
                              {"advice", f.advice},
                              {"allowed", f.allowed}});
-  atomic_write_bytes(path, j.dump(2) + "\n");
+  return j.dump(2) + "\n";
+}
+
+class JsonReporter : public Reporter {
+ public:
+  std::string verify(const VerifyReport& r) const override { return json_of(r); }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> json_reporter() {
+  return std::make_unique<JsonReporter>();
 }
 
 }  // namespace trainproof

@@ -2,17 +2,20 @@
 #include <fmt/format.h>
 
 #include "src/report/xml.h"
-#include "trainproof/core/atomic_file.h"
 #include "trainproof/report/report.h"
 
 namespace trainproof {
 
-void write_junit_report(const std::filesystem::path& path, const VerifyReport& r) {
+namespace {
+
+std::string junit_of(const VerifyReport& r) {
+  // A law of check or ddp-check is an entry of kind "invariant" too; its row says which it is.
+  const char* rule = r.kind == ReportKind::kVerify ? "invariant: " : "law: ";
   size_t failures = 0, errors = 0, skipped = 0;
   std::string cases;
   for (const auto& e : r.entries) {
     cases += fmt::format(R"(    <testcase classname="trainproof.{}.{}" name="{}" time="0">)", xml_escape(e.scenario),
-                         xml_escape(e.device), xml_escape(e.kind == "invariant" ? "invariant: " + e.name : e.name));
+                         xml_escape(e.device), xml_escape(e.kind == "invariant" ? rule + e.name : e.name));
     if (e.skipped()) {
       ++skipped;
       cases += fmt::format(R"(<skipped message="{}"/>)", xml_escape(e.detail));
@@ -29,11 +32,21 @@ void write_junit_report(const std::filesystem::path& path, const VerifyReport& r
     }
     cases += "</testcase>\n";
   }
-  const std::string xml = fmt::format(
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"trainproof verify\" tests=\"{}\" "
+  return fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"trainproof {}\" tests=\"{}\" "
       "failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n{}  </testsuite>\n</testsuites>\n",
-      r.entries.size(), failures, errors, skipped, r.seconds, cases);
-  atomic_write_bytes(path, xml);
+      report_kind_text(r.kind), r.entries.size(), failures, errors, skipped, r.seconds, cases);
+}
+
+class JunitReporter : public Reporter {
+ public:
+  std::string verify(const VerifyReport& r) const override { return junit_of(r); }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> junit_reporter() {
+  return std::make_unique<JunitReporter>();
 }
 
 }  // namespace trainproof

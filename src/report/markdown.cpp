@@ -3,17 +3,9 @@
 
 #include <fmt/format.h>
 
-#include "trainproof/core/atomic_file.h"
 #include "trainproof/report/report.h"
 
 namespace trainproof {
-
-void write_regen_markdown(const std::filesystem::path& path, const RegenReport& r) {
-  std::vector<RegenChange> changes;
-  for (const auto& d : r.devices)
-    for (const auto& s : d.scenarios) changes.insert(changes.end(), s.changes.begin(), s.changes.end());
-  write_regen_markdown(path, changes, r.tolerances);
-}
 
 namespace {
 
@@ -32,14 +24,11 @@ std::string tolerance_table(const std::vector<ToleranceRow>& rows) {
   return md;
 }
 
-}  // namespace
-
-void write_tolerance_markdown(const std::filesystem::path& path, const std::vector<ToleranceRow>& rows) {
-  atomic_write_bytes(path, "### trainproof cross-environment tolerances\n\n" + tolerance_table(rows));
+std::string tolerances_markdown(const std::vector<ToleranceRow>& rows) {
+  return "### trainproof cross-environment tolerances\n\n" + tolerance_table(rows);
 }
 
-void write_regen_markdown(const std::filesystem::path& path, const std::vector<RegenChange>& changes,
-                          const std::vector<ToleranceRow>& tolerances) {
+std::string regen_markdown(const std::vector<RegenChange>& changes, const std::vector<ToleranceRow>& tolerances) {
   std::string md =
       "### trainproof regen\n\n| scenario | device | series | change | values changed | max rel diff |\n"
       "| --- | --- | --- | --- | --- | --- |\n";
@@ -55,7 +44,45 @@ void write_regen_markdown(const std::filesystem::path& path, const std::vector<R
   md +=
       fmt::format("\n{} series compared.\n\n#### Cross-environment tolerances (measured across execution paths)\n\n{}",
                   changes.size(), tolerance_table(tolerances));
-  atomic_write_bytes(path, md);
+  return md;
+}
+
+// verify, compare, ddp-check: a row per check not passing, then the counts.
+std::string verify_markdown(const VerifyReport& r) {
+  const Tally n = tally(r.entries);
+  std::string md = fmt::format("### trainproof {}: {}\n\n{} checks: {}, {:.1f} s.\n", report_kind_text(r.kind),
+                               n.failed ? "FAILED" : "passed", r.entries.size(), n.str(), r.seconds);
+  std::string rows;
+  for (const auto& e : r.entries)
+    if (!e.passed())
+      rows +=
+          fmt::format("| {} | {} | `{}` | {} | {} |\n", e.scenario, e.device, e.name, status_text(e.status), e.detail);
+  if (!rows.empty())
+    md += "\n| scenario | device | check | status | detail |\n| --- | --- | --- | --- | --- |\n" + rows;
+  for (const auto& v : r.verdicts) md += fmt::format("\n- {}", v);
+  return md + "\n";
+}
+
+class MarkdownReporter : public Reporter {
+ public:
+  std::string verify(const VerifyReport& r) const override { return verify_markdown(r); }
+  // check --regen: what the golden changes and its tolerances; else the laws not held.
+  std::string check(const CheckReport& r) const override {
+    return r.golden ? regen_markdown(r.golden->changes, r.golden->tolerances) : verify_markdown(r.report);
+  }
+  std::string regen(const RegenReport& r) const override {
+    std::vector<RegenChange> changes;
+    for (const auto& d : r.devices)
+      for (const auto& s : d.scenarios) changes.insert(changes.end(), s.changes.begin(), s.changes.end());
+    return regen_markdown(changes, r.tolerances);
+  }
+  std::string tolerances(const std::vector<ToleranceRow>& rows) const override { return tolerances_markdown(rows); }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> markdown_reporter() {
+  return std::make_unique<MarkdownReporter>();
 }
 
 }  // namespace trainproof

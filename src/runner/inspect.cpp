@@ -26,6 +26,8 @@
 #include "trainproof/core/temp_dir.h"
 #include "trainproof/golden/golden_store.h"
 #include "trainproof/runner/fingerprint.h"
+#include "trainproof/verdict/golden_draft.h"
+#include "trainproof/verdict/golden_hold.h"
 
 namespace trainproof {
 

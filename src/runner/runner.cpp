@@ -26,6 +26,8 @@
 #include "trainproof/core/temp_dir.h"
 #include "trainproof/golden/golden_store.h"
 #include "trainproof/runner/fingerprint.h"
+#include "trainproof/verdict/golden_draft.h"
+#include "trainproof/verdict/golden_hold.h"
 
 namespace trainproof {
 
@@ -180,6 +182,28 @@ uint64_t trace_key(const Trace& t) {
   return h;
 }
 
+// What a recording holds of `name`, the one ladder of both verify loops: its trace, or null with
+// the entry that says why (skipped, an error, not recorded) added to the report.
+const Trace* recorded_trace(const std::string& name, const std::string& label, const Recording& recording,
+                            VerifyReport& report) {
+  const auto rec = recording.scenarios.find(name);
+  if (rec == recording.scenarios.end()) {
+    report.entries.emplace_back(name, label, "run", "(run)", Status::kError, "", "not recorded");
+    return nullptr;
+  }
+  switch (rec->second.status) {
+    case RunStatus::kOk:
+      return &rec->second.trace;
+    case RunStatus::kSkipped:
+      report.entries.emplace_back(name, label, "run", "(all)", Status::kSkipped, "", rec->second.reason);
+      return nullptr;
+    case RunStatus::kError:
+      break;
+  }
+  report.entries.emplace_back(name, label, "run", "(run)", Status::kError, "", rec->second.reason);
+  return nullptr;
+}
+
 VerifyReport verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>& defs) {
   if (o.device == "cuda") throw BadInput("--paths simulates the CPU's execution paths: use it with --device cpu");
   const auto paths = select_paths(cpu_paths(cpu_flags()), o.path_set);
@@ -210,22 +234,17 @@ VerifyReport verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>
       bool noted = false;
       for (const auto& name : names) {
         const DeviceGolden& g = goldens.at(name).file->devices.at("cpu");
-        auto rec = run.recording->scenarios.find(name);
-        if (rec == run.recording->scenarios.end()) {
-          report.entries.emplace_back(name, label, "run", "(run)", Status::kError, "", "not recorded");
-        } else if (rec->second.status == "skipped") {
-          report.entries.emplace_back(name, label, "run", "(all)", Status::kSkipped, "", rec->second.reason);
-        } else if (rec->second.status != "ok") {
-          report.entries.emplace_back(name, label, "run", "(run)", Status::kError, "", rec->second.reason);
-        } else {
-          const auto diffs = fingerprint_diff(g.fingerprint, run.recording->fingerprint);
+        const Trace* trace = recorded_trace(name, label, *run.recording, report);
+        if (trace) {
+          const auto diffs =
+              fingerprint_diff(Fingerprint::parse(g.fingerprint), Fingerprint::parse(run.recording->fingerprint));
           if (!noted)
             for (const auto& d : diffs)
               summary.fingerprint.push_back(fmt::format("{}: {} -> {}", d.field, d.golden, d.current));
           noted = true;
-          check_run(name, label, g, rec->second.trace, o.force_cross || is_cross_environment(diffs), report);
+          check_run(name, label, g, *trace, o.force_cross || is_cross_environment(diffs), report);
           auto& groups = classes[name];
-          const uint64_t key = trace_key(rec->second.trace);
+          const uint64_t key = trace_key(*trace);
           auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
           if (it == groups.end()) it = groups.insert(groups.end(), {key, {}});
           it->second.push_back(run.path.name);
@@ -272,22 +291,18 @@ VerifyReport verify(const VerifyOptions& o) {
         continue;
       }
       const Recording here = record_here({def}, c10::Device(dev), {});
-      const ScenarioRecord& rec = here.scenarios.at(def.name);
-      if (rec.status == "skipped") {
-        report_progress(o.progress, fmt::format("skipped ({})\n", rec.reason));
-        report.entries.emplace_back(def.name, dev, "run", "(all)", Status::kSkipped, "", rec.reason);
+      const Trace* trace = recorded_trace(def.name, dev, here, report);
+      if (!trace) {
+        const ReportEntry& why = report.entries.back();
+        report_progress(o.progress, why.status == Status::kSkipped ? fmt::format("skipped ({})\n", why.detail)
+                                                                   : std::string("ERROR\n"));
         continue;
       }
-      if (rec.status != "ok") {
-        report_progress(o.progress, "ERROR\n");
-        report.entries.emplace_back(def.name, dev, "run", "(run)", Status::kError, "", rec.reason);
-        continue;
-      }
-      const Trace& observed = rec.trace;
+      const Trace& observed = *trace;
       if (!g->forced.empty())
         report.fingerprint_notes.push_back(
             fmt::format("  {}/{}: the golden was written with regen --force over: {}", def.name, dev, g->forced));
-      const auto diffs = fingerprint_diff(g->fingerprint, here.fingerprint);
+      const auto diffs = fingerprint_diff(Fingerprint::parse(g->fingerprint), Fingerprint::parse(here.fingerprint));
       for (const auto& d : diffs)
         report.fingerprint_notes.push_back(
             fmt::format("  {}/{}: {}: golden {} | here {}", def.name, dev, d.field, d.golden, d.current));
@@ -350,12 +365,13 @@ RegenReport regen(const RegenOptions& o) {
       RegenScenario& rs = rd.scenarios.emplace_back();
       rs.scenario = def.name;
       rs.device = dev;
-      if (const ScenarioRecord& ref = runs[0].recording->scenarios.at(def.name); ref.status == "skipped") {
+      if (const ScenarioRecord& ref = runs[0].recording->scenarios.at(def.name); ref.status == RunStatus::kSkipped) {
         rs.skipped = ref.reason;
         continue;
       }
       const GoldenRead& old_file = old.at(def.name);
-      GoldenDraft draft = draft_across_paths(def.name, runs, old_file.group(dev),
+      GoldenDraft draft = draft_across_paths(path_traces(def.name, runs),
+                                             Fingerprint::parse(runs[0].recording->fingerprint), old_file.group(dev),
                                              {.scenario = def.name,
                                               .device = dev,
                                               .safety_factor = factor,

@@ -10,9 +10,9 @@
 //    run check has made already.
 // The third runs in this process as it is: record_here() records scenarios the way a `record`
 // child does (`record` itself, and verify without --paths, which holds each as it comes).
-// Whatever the source, one function holds a trace to its golden (hold_to_golden, report.h:
+// Whatever the source, one function holds a trace to its golden (hold_to_golden, verdict/golden_hold.h:
 // verify, check --golden, ddp-check) and one drafts a golden from every path's traces
-// (draft_across_paths: regen, check --regen), with one refusal rule (refuses_golden, runner.h).
+// (draft_across_paths: regen, check --regen), with one refusal rule (refuses_golden; both in verdict/golden_draft.h).
 // check's band lane holds and makes band goldens with band.h's statistics instead, and compare
 // holds one golden file to another under the policy the user names.
 #pragma once
@@ -25,21 +25,17 @@
 #include "src/process/path_matrix.h"
 #include "trainproof/golden/golden_store.h"
 #include "trainproof/runner/runner.h"
+#include "trainproof/verdict/golden_draft.h"
 
 namespace trainproof {
 
-// The scenarios run here, one after another, on `device`: each "ok" with its trace, "skipped"
-// (Skipped: it cannot run here) or "error" with the reason; a line of progress per scenario; the
+// The scenarios run here, one after another, on `device`: each ok with its trace, skipped
+// (Skipped: it cannot run here) or error with the reason; a line of progress per scenario; the
 // fingerprint taken after the runs (CUDA's determinism flags are set by then).
 Recording record_here(const std::vector<ScenarioDef>& defs, c10::Device device, const ProgressSink& progress);
 
-// A golden group of `name` drafted from what every path recorded of it (draft_golden): runs[0]
-// is the reference and must have recorded. The problems of the runs join o.problems: it failed
-// to run, a path could not record, a path's status differs from the reference's, an invariant is
-// broken on a path. `old_group` is the group it replaces; where it was made in another
-// environment than runs[0]'s, its values also join the spread where they still hold (this sets
-// o.old and o.previous from it).
-GoldenDraft draft_across_paths(const std::string& name, const std::vector<PathRun>& runs, const DeviceGolden* old_group,
-                               GoldenDraftOptions o);
+// What each path recorded of `name`, as a golden is drafted from it (draft_across_paths,
+// verdict/golden_draft.h); the traces stay in `runs`.
+std::vector<PathTrace> path_traces(const std::string& name, const std::vector<PathRun>& runs);
 
 }  // namespace trainproof

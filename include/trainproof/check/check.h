@@ -13,7 +13,7 @@
 
 #include "trainproof/core/progress.h"
 #include "trainproof/core/tolerance.h"
-#include "trainproof/report/report.h"
+#include "trainproof/verdict/outcome.h"
 
 namespace trainproof {
 
@@ -22,7 +22,6 @@ struct CheckOptions {
   int kills = 0;                     // SIGKILLs of one run, each followed by a restart
   uint64_t seed = 0;                 // where the kills land
   std::filesystem::path keep;        // keep the runs' folders and traces here (default: a temporary folder)
-  ReportFiles reports;               // as verify writes them
   double timeout_s = 600;            // per start of the command
   // --resume-args ARGS: appended (split as a shell splits words, {run_dir} substituted) to the
   // command on every restart after a kill, for scripts that resume on a flag
@@ -48,7 +47,6 @@ struct CheckOptions {
   // tolerances measured by running the command under each execution path of `path_set`.
   std::filesystem::path golden;
   bool regen = false;
-  std::string markdown;              // --regen: what changed and each series' tolerance, for a PR
   std::string path_set = "all";      // --regen: execution paths whose spread sets the tolerances
   double safety_factor = 0;          // --regen: 0 = kDefaultSafetyFactor
   std::optional<Tolerance> ceiling;  // --regen: the most a series may move across machines (default: rel(1e-3))

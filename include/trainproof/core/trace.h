@@ -65,4 +65,11 @@ struct Trace {
   const Series* find(const std::string& name) const;
 };
 
+// How a run that should record a trace ended: it recorded it (ok), it cannot run here (skipped),
+// or it failed (error). Between processes as "ok", "skipped", "error".
+enum class RunStatus { kOk, kSkipped, kError };
+const char* run_status_text(RunStatus s);
+// run_status_text() read back; nullopt for any other text.
+std::optional<RunStatus> run_status_from_text(const std::string& text);
+
 }  // namespace trainproof

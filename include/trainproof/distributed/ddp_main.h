@@ -68,10 +68,8 @@ struct DdpCheckReport {
   std::vector<ReportEntry> laws;      // this rank's laws and series
   std::optional<VerifyReport> ranks;  // rank 0 only: every rank's, device "rank R (HOST)"
 };
-// A row as ddp-check prints it and its --out holds it: a law by its name, a series as "golden
-// NAME within TOLERANCE"; its status law_status_text()'s (report.h): "held", "BROKEN" or
-// "skipped".
-std::string ddp_row_name(const ReportEntry& row);
+// A row's status as ddp-check prints it and its --out holds it (its name: ReportEntry::heading()):
+// law_status_text()'s (verdict/outcome.h): "held", "BROKEN" or "skipped".
 const char* ddp_row_status(const ReportEntry& row);
 DdpCheckReport ddp_check(const DdpCheckOptions& o);
 

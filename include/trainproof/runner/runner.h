@@ -1,5 +1,5 @@
 // verify, regen, compare, tolerances and run as library functions: each returns its report
-// (report.h), which the console reporter prints and the report writers write; exit_code()
+// (verdict/outcome.h), which the console reporter prints and the report writers write; exit_code()
 // of a report is the process's. Progress goes to the options' sink. Bad input throws BadInput.
 #pragma once
 
@@ -9,8 +9,8 @@
 
 #include "trainproof/core/compare.h"
 #include "trainproof/core/progress.h"
-#include "trainproof/report/report.h"
 #include "trainproof/runner/scenario.h"
+#include "trainproof/verdict/outcome.h"
 
 namespace trainproof {
 
@@ -73,44 +73,6 @@ VerifyReport compare(const CompareOptions& o);
 // Runs one scenario, handing each document-style line to `echo` as it is printed (the CLI
 // shows them); the report holds its broken invariants and skips (an empty report: everything held).
 VerifyReport run(const std::string& scenario, const std::string& device, const LineSink& echo);
-
-// Each series' tolerance row: its cross-environment tolerance, where it came from, and the
-// smallest relative change it catches.
-void add_tolerance_rows(const std::string& scenario, const std::string& dev, const Trace& t,
-                        std::vector<ToleranceRow>& rows);
-
-// The one refusal rule of regen and check --regen (exact and band goldens alike): any problem
-// refuses a golden unless --force; a forced golden keeps its problems, a line each.
-bool refuses_golden(const std::vector<std::string>& problems, bool force);
-std::string forced_problems(const std::vector<std::string>& problems);
-
-// A fresh golden group, drafted the one way regen and check --regen draft theirs:
-// - every series' cross-environment tolerance: its spread across the other execution paths'
-//   traces, times the safety factor, and, where `previous` is a golden made on another machine,
-//   that machine's values too where they still hold (a series some steps do not log keeps NaN);
-// - what it changes against the old group's trace (`old`; null: a new golden), series by series;
-// - each series' tolerance row;
-// - the problems that refuse it: those given (a broken law or invariant, a path that failed)
-//   and each series that moves beyond its ceiling. One rule: any problem refuses the golden,
-//   unless --force (then the golden keeps them as forced).
-struct GoldenDraftOptions {
-  std::string scenario, device;
-  double safety_factor = 0;         // the cross tolerance is the spread times this
-  const Trace* old = nullptr;       // the golden group this one replaces
-  const Trace* previous = nullptr;  // the old group, where it was made on another machine
-  std::vector<std::string> problems;
-  std::string ceiling_hint;  // appended to a series beyond its ceiling (check: " (--ceiling)")
-  bool force = false;
-};
-struct GoldenDraft {
-  Trace trace;
-  std::vector<std::string> problems;
-  std::vector<RegenChange> changes;
-  std::vector<ToleranceRow> tolerances;
-  bool refused = false;  // refuses_golden(problems, force): not to be written
-};
-GoldenDraft draft_golden(Trace fresh, const std::vector<std::pair<std::string, const Trace*>>& paths,
-                         GoldenDraftOptions o);
 
 // Runs scenarios in this process and writes their traces, invariants and this process's
 // fingerprint to `out` (the child side of the path matrix).

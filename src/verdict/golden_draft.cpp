@@ -1,4 +1,4 @@
-// Drafting a golden group, the one way regen and check --regen do it (runner.h): each
+// Drafting a golden group, the one way regen and check --regen do it (golden_draft.h): each
 // series' cross-environment tolerance from its spread across execution paths, what it
 // changes against the old golden, its tolerance row, and the one refusal rule.
 #include <algorithm>
@@ -9,7 +9,7 @@
 
 #include "src/core/envelope.h"
 #include "trainproof/core/dtype.h"
-#include "trainproof/runner/runner.h"
+#include "trainproof/verdict/golden_draft.h"
 
 namespace trainproof {
 
@@ -119,6 +119,39 @@ bool refuses_golden(const std::vector<std::string>& problems, bool force) {
 
 std::string forced_problems(const std::vector<std::string>& problems) {
   return fmt::format("{}", fmt::join(problems, "\n"));
+}
+
+GoldenDraft draft_across_paths(const std::vector<PathTrace>& paths, const Fingerprint& here,
+                               const DeviceGolden* old_group, GoldenDraftOptions o) {
+  const PathTrace& ref = paths.at(0);
+  if (ref.status != RunStatus::kOk) o.problems.push_back(fmt::format("it failed to run: {}", ref.reason));
+  std::vector<std::pair<std::string, const Trace*>> others;
+  for (size_t p = 0; p < paths.size(); ++p) {
+    const PathTrace& path = paths[p];
+    if (!path.missing.empty()) {
+      o.problems.push_back(fmt::format("on path {} {}", path.path, path.missing));
+      continue;
+    }
+    if (path.status != ref.status) {  // its trace (none) measures no spread
+      o.problems.push_back(
+          fmt::format("on path {} it was {}: {}", path.path, run_status_text(path.status), path.reason));
+      continue;
+    }
+    if (!path.trace) continue;
+    for (const auto& inv : path.trace->invariants)
+      if (!inv.held)
+        o.problems.push_back(fmt::format("invariant '{}' is broken on path {}{}", inv.name, path.path,
+                                         inv.detail.empty() ? "" : ": " + inv.detail));
+    if (p > 0) others.emplace_back(path.path, path.trace);
+  }
+  o.old = old_group ? &old_group->trace : nullptr;
+  // A golden made in another environment is one more environment this machine cannot simulate:
+  // where this machine's values lie inside its envelope (the code did not change), its values
+  // join the spread, so the new envelope covers that machine as well as this one.
+  o.previous = old_group && is_cross_environment(fingerprint_diff(Fingerprint::parse(old_group->fingerprint), here))
+                   ? &old_group->trace
+                   : nullptr;
+  return draft_golden(ref.trace ? *ref.trace : Trace{}, others, std::move(o));
 }
 
 }  // namespace trainproof
