@@ -1,4 +1,4 @@
-"""The probe's digest of a tensor (python/trainproof/probe.py, _Digest), on the path a device
+"""The probe's digest of a tensor (python/trainproof/probe/digest.py, Digest), on the path a device
 tensor takes, run here on CPU tensors (the same code: _host_path off): any dtype, any view or
 storage offset, bounded scratch, and a change of any one bit seen. And the probe's hooks swallow
 their failures: reported as a "probe-error" fact, never raised into the script.

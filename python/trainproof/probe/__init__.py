@@ -1,0 +1,106 @@
+"""trainproof's probe: what a PyTorch training script did, observed without a line of it changed.
+
+`trainproof check` loads it into every Python process it starts (a sitecustomize on
+PYTHONPATH, see python/trainproof_boot/). It arms itself only with TRAINPROOF_PROBE=1 and
+TRAINPROOF_TRACE set, and installs itself once the script imports torch. It observes through
+PyTorch's public hooks and a few wrappers, and writes facts to the same crash-safe trace the
+Recorder writes; it judges nothing (every judgement is made by `trainproof check`).
+
+Per optimizer step (a global optimizer step pre-hook, so before the update) one record:
+    {"kind": "probe", "seq": n, "values": {"loss", "lr", "lr.1", ..., "grad_norm"},
+     "digests": {"params", "optimizer", "scheduler", "rng.torch", "rng.cuda<i>", "rng.numpy",
+                 "rng.random", "batch", "scaler"}, "opt_step": k, "where": "train.py:88"}
+  - loss: the scalars backward was called on since the last step, summed, with an enabled
+    GradScaler's scale divided out;
+  - lr per param group; grad_norm where the script clips (clip_grad_norm_'s result);
+  - digests: exact (every bit of every tensor), computed where the tensors live: a SHA-256 of
+    the bytes of a small tensor on the host; for a large one, and any on a GPU, position-weighted
+    integer sums of its 64-bit words, reduced where it lives (see _Digest);
+  - batch: the tensor inputs of the step's outermost forward calls made with grad enabled.
+At every torch.save: {"kind": "save", "path", "existed", "keys", "where"}, written before the
+save starts, so that a kill during it still leaves the record. At exit: {"kind": "final"}.
+Nothing here draws a random number or changes a tensor: the script's results stay bitwise.
+Every record and its fields: TRACE.md beside this file, the one contract between the probe and
+`trainproof check` (src/check/, core/recorded_trace.h).
+
+A module per thing it observes, each a part of the one _Probe: optimizer steps, schedulers
+and scalers (optimizer.py), module modes (modules.py), checkpoints and loads (checkpoints.py),
+RNGs (rng.py), the compiled region (compiled.py); the core writes records and keeps the probe
+out of the script's way (core.py). Observing a new stack is a file of its own beside them.
+
+The probe never breaks the script it watches. Every hook and wrapper first asks
+torch.compiler.is_compiling(): inside a region Dynamo traces (a torch.compile'd model's inner
+modules, its loss) it does nothing, so Dynamo folds it away: no graph break, no recompile, no
+side effect to track. A compiled model is observed from outside, where its OptimizedModule's
+own forward runs eagerly. And a failure inside the probe is reported once on stderr and in the
+trace (a "probe-error" fact), never raised into the script."""
+import os
+import sys
+
+from trainproof.probe import compiled
+from trainproof.probe.checkpoints import Checkpoints
+from trainproof.probe.core import ProbeCore
+from trainproof.probe.digest import Digest
+from trainproof.probe.modules import ModuleModes
+from trainproof.probe.optimizer import OptimizerSteps
+from trainproof.probe.rng import RngState
+
+_probe = None
+
+
+def arm():
+    """Installs the probe now if torch is loaded, else when the script first imports it."""
+    if os.environ.get("TRAINPROOF_PROBE") != "1" or not os.environ.get("TRAINPROOF_TRACE"):
+        return
+    if "torch" in sys.modules:
+        _install(sys.modules["torch"])
+        return
+    sys.meta_path.insert(0, _TorchImportHook())
+
+
+class _TorchImportHook:
+    """A meta path finder that lets torch import as usual, then installs the probe."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "torch":
+            return None
+        import importlib.util
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec("torch")
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module = spec.loader.exec_module
+
+        def exec_then_install(module):
+            exec_module(module)
+            _install(module)
+
+        spec.loader.exec_module = exec_then_install
+        return spec
+
+
+
+def _install(torch):
+    global _probe
+    if _probe is not None:
+        return
+    compiled.watch(torch)
+    try:
+        _probe = _Probe(torch)
+    except Exception as e:  # the probe must never break the script it watches
+        print(f"trainproof probe: not installed: {type(e).__name__}: {e}", file=sys.stderr)
+
+
+class _Probe(OptimizerSteps, ModuleModes, RngState, Checkpoints, ProbeCore):
+    """The probe: each part installs its hooks and wrappers. Each wrapper calls the wrapped function
+    exactly as the script called it; the probe's part runs only outside Dynamo's tracing
+    (`not compiled.is_compiling()`), through _safely."""
+
+    def _hook(self, torch):
+        self._install_optimizer(torch)
+        self._install_rng(torch)
+        self._install_modules(torch)
+        self._install_checkpoints(torch)
+
+
+_Digest = Digest  # the digest the tests take apart (tests/probe_digest_test.py)

@@ -1,0 +1,140 @@
+"""The probe's core: its state, writing records and facts to the trace, and staying out of the
+script's way (every observation runs through _safely, every hook through _observer)."""
+import atexit
+import os
+import sys
+import time
+import weakref
+
+from trainproof.probe import compiled
+from trainproof.probe.digest import Digest
+from trainproof.probe.frames import json_safe, user_frame
+
+
+class ProbeCore:
+    def __init__(self, torch):
+        from trainproof import Recorder
+        self.torch = torch
+        self.pid = os.getpid()
+        self.rank = os.environ.get("RANK", "0")
+        self.rec = None
+        self._recorder = Recorder
+        self.seq = 0
+        self.loss = None
+        self.grad_norm = None
+        self.batch = None
+        self.top = None  # the module of the outermost forward in flight
+        self.scaled = {}  # id(tensor scaler.scale returned) -> the scale
+        self.schedulers = []  # held to the end, like the optimizers: judged at exit
+        self.scalers = weakref.WeakSet()
+        self.optimizers = []  # held to the end: their final parameters are digested at exit
+        # For the facts behind check's findings (see _fact):
+        self.opt_steps = {}  # id(optimizer) -> steps taken in this process
+        self.created_at = weakref.WeakKeyDictionary()  # optimizer or scheduler -> file:line that made it
+        self.after_step = {}  # id(optimizer) -> (param, its grad tensor, the grad's version) after a step
+        self.stale = {}  # id(optimizer) -> (param, grad, file:line of the backward) onto a step's gradients
+        self.step_taken = set()  # id(optimizer) of each a GradScaler stepped (or skipped, on inf)
+        self.trained_params = set()  # id() of every parameter an optimizer holds
+        self.constructing = 0  # inside a scheduler's _initial_step
+        self.failed = set()  # the observations that failed once (said once, then skipped quietly)
+        self.closure_unrecorded = None  # (optimizer, [taken]) of a step given a closure, until it ends
+        self.pending_eval = None  # a grad-enabled forward in eval mode, until a backward or the next forward
+        self.seen_training = weakref.WeakSet()  # top modules seen in a grad-enabled forward in train mode
+        self.seen_validation = weakref.WeakSet()  # top modules seen in a no-grad forward in eval mode
+        self.stochastic = weakref.WeakKeyDictionary()  # top module -> its Dropout and BatchNorm modules
+        self.scaled_step = self.unscaled_step = False  # an enabled scaler's scale()/unscale_() this step
+        self.ce_calls = {True: 0, False: 0}  # cross_entropy calls looked at, with grad enabled and not
+        self.facts_said = set()
+        # TRAINPROOF_PROBE_CLOCK=1 (bench/probe_cost.py): the time spent in the probe's own work,
+        # said on stderr at exit: seconds by the step they were spent before (the median over the
+        # steps after the first three, which compile and warm up, as the bench's loops time theirs).
+        self.clock_s = {} if os.environ.get("TRAINPROOF_PROBE_CLOCK") == "1" else None
+        self.clock_inside = False
+        self.seeded = False
+        self.rng_at_install = torch.get_rng_state()
+        self.rng_at_first_step = None
+        self.first_draw = None  # file:line of the first draw from the global RNG before any seed
+        self._hook(torch)
+        atexit.register(lambda: self._safely(self._final))
+        self.op_stop = None
+        spec = os.environ.get("TRAINPROOF_OP_DIGESTS")  # only in check's rerun of two runs that parted
+        if spec:  # [F:]S: the ops while F <= steps done < S, then the process ends at step S
+            first, _, stop = spec.rpartition(":")
+            self.op_stop, first = int(stop), int(first or 0)
+            if first < self.op_stop:
+                from trainproof import op_digests
+                op_digests.install(self, Digest, user_frame, first, self.op_stop)
+
+
+    # -- writing -------------------------------------------------------------------------------
+    def _on(self):
+        return os.getpid() == self.pid and self.rank == "0"
+
+    def _write(self, record):
+        if self.rec is None:
+            self.rec = self._recorder(fsync=False)
+            self.rec._record({"kind": "start", "pid": self.pid, "argv": sys.argv})
+        self.rec._record(json_safe(record))
+
+    def _fact(self, fact, once=True, **data):
+        """An observation check may judge as a finding: what was seen, where, at which step."""
+        if once and fact in self.facts_said:
+            return
+        self.facts_said.add(fact)
+        self._write({"kind": "fact", "fact": fact, "seq": self.seq, "where": data.pop("where", None) or user_frame(),
+                     "data": data})
+
+    # -- staying out of the script's way ---------------------------------------------------------
+    def _safely(self, observe, *args, **kwargs):
+        """Runs one observation of the probe; a failure in it is reported once and swallowed."""
+        if self.clock_s is not None and not self.clock_inside:  # the outermost observation: timed
+            self.clock_inside = True
+            t0 = time.perf_counter()
+            try:
+                return self._safely(observe, *args, **kwargs)
+            finally:
+                self.clock_s[self.seq] = self.clock_s.get(self.seq, 0.0) + time.perf_counter() - t0
+                self.clock_inside = False
+        try:
+            return observe(*args, **kwargs)
+        except Exception as e:
+            what = getattr(observe, "__name__", "an observation")
+            if what not in self.failed:
+                self.failed.add(what)
+                print(f"trainproof probe: {what} failed ({type(e).__name__}: {e}); the script runs on, "
+                      "that observation skipped", file=sys.stderr)
+                try:
+                    self._fact("probe-error", once=False, observation=what, error=f"{type(e).__name__}: {e}")
+                except Exception:
+                    pass
+            return None
+
+    def _observer(self, observe):
+        """A hook that does nothing where Dynamo traces it, and never raises into the script."""
+        probe = self
+
+        def hook(*args, **kwargs):
+            if compiled.is_compiling():
+                return None
+            probe._safely(observe, *args, **kwargs)
+            return None
+
+        hook.__name__ = getattr(observe, "__name__", "hook")
+        return hook
+
+    # -- at exit -------------------------------------------------------------------------------
+    def _final(self):
+        if not self._on() or self.rec is None:
+            return
+        self._flush_eval_forward()
+        self._schedule_facts()
+        digests = {}
+        for i, opt in enumerate(self.optimizers):
+            digests[f"params.{i}" if i else "params"] = self._params(opt).hex()
+        self._write({"kind": "final", "digests": digests})
+        self.rec.close()
+        if self.clock_s is not None:
+            steady = sorted(self.clock_s.get(seq, 0.0) for seq in range(4, self.seq + 1))
+            if steady:
+                print(f"trainproof probe: {steady[len(steady) // 2] * 1e3:.3f} ms of its own a step (median of "
+                      f"{len(steady)} steps)", file=sys.stderr)

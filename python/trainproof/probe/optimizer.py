@@ -1,0 +1,358 @@
+"""Optimizer steps: a record per step (loss, lr, grad norm, the state's digests), taken before
+the update; the optimizers' and schedulers' makers, zero_grad, backward, clipping, GradScaler,
+and the facts behind check's findings about them (stale gradients, a schedule stepped out of
+order or cut short, clipping while scaled, weight decay on biases and norms)."""
+import os
+
+from trainproof.probe import compiled
+from trainproof.probe.digest import Digest, blake2b_hex
+from trainproof.probe.frames import user_frame
+
+
+def bias_or_norm(p):
+    """A one-dimensional parameter as the model defines it: not a flat buffer of many (FSDP's
+    FlatParameter), and a ZeRO-3 partition by the shape it stands for."""
+    if getattr(p, "_is_flat_param", False):
+        return False
+    shape = getattr(p, "ds_shape", None)
+    return len(shape) <= 1 if shape is not None else p.dim() <= 1
+
+
+
+class OptimizerSteps:
+    def _step_pre_hook(self, optimizer, args, kwargs):
+        """The record of a step, taken before the update. A step given a closure (Lightning's loop,
+        LBFGS) computes its loss and gradients inside optimizer.step(closure): the record is taken
+        when the closure returns, the closure itself called exactly as given."""
+        if compiled.is_compiling():
+            return None
+        # args[0] is the optimizer itself (torch's step wrapper passes step's own arguments).
+        closure = kwargs.get("closure") if "closure" in kwargs else (args[1] if len(args) > 1 else None)
+        if not callable(closure) or not self._on():
+            self._safely(self._pre_step, optimizer, args, kwargs)
+            return None
+        probe, taken = self, []
+
+        def closure_then_record(*a, **k):
+            out = closure(*a, **k)
+            if not taken:
+                taken.append(True)
+                probe._safely(probe._pre_step, optimizer, args, kwargs)
+            return out
+
+        self.closure_unrecorded = (optimizer, taken)
+        if "closure" in kwargs:
+            return args, dict(kwargs, closure=closure_then_record)
+        return (args[0], closure_then_record) + tuple(args[2:]), kwargs
+
+    def _base_optimizer(self, opt):
+        """The torch optimizer under wrappers that hold it as .optimizer (accelerate's, Lightning's)."""
+        for _ in range(8):
+            inner = getattr(opt, "optimizer", None)
+            if inner is None or inner is opt or not hasattr(inner, "param_groups"):
+                break
+            opt = inner
+        return opt
+
+
+    def _install_optimizer(self, torch):
+        """Optimizer steps (a global pre- and post-hook), their makers and zero_grad, backward, gradient clipping, GradScaler, LR schedulers."""
+        from importlib import import_module  # torch.optim deletes its submodules' names: import them
+        probe = self
+        optimizer, lr_scheduler = import_module("torch.optim.optimizer"), import_module("torch.optim.lr_scheduler")
+        module, clip_grad = import_module("torch.nn.modules.module"), import_module("torch.nn.utils.clip_grad")
+        amp = import_module("torch.amp")
+        optimizer.register_optimizer_step_pre_hook(self._step_pre_hook)
+        optimizer.register_optimizer_step_post_hook(self._observer(self._post_step))
+        # Each wrapper below calls the wrapped function exactly as the script called it; the probe's
+        # part runs only outside Dynamo's tracing (`not compiled.is_compiling()`), through _safely.
+
+        opt_init = optimizer.Optimizer.__init__
+
+        def optimizer_made(opt):
+            if probe._on():
+                probe.created_at[opt] = user_frame()
+            for g in opt.param_groups:
+                probe.trained_params.update(id(p) for p in g["params"])
+
+        def traced_opt_init(opt, *args, **kwargs):
+            opt_init(opt, *args, **kwargs)
+            if not compiled.is_compiling():
+                probe._safely(optimizer_made, opt)
+
+        optimizer.Optimizer.__init__ = traced_opt_init
+
+        # Gradients zeroed in place (zero_grad(set_to_none=False)) are not left over from a step.
+        opt_zero_grad, module_zero_grad = optimizer.Optimizer.zero_grad, module.Module.zero_grad
+
+        def zeroed(params):
+            ids = {id(p) for p in params}
+            for key, (p, *_) in list(probe.stale.items()):
+                if id(p) in ids:
+                    del probe.stale[key]
+
+        def traced_opt_zero_grad(opt, *args, **kwargs):
+            if not compiled.is_compiling():
+                probe._safely(zeroed, [p for g in opt.param_groups for p in g["params"]])
+            return opt_zero_grad(opt, *args, **kwargs)
+
+        def traced_module_zero_grad(mod, *args, **kwargs):
+            if not compiled.is_compiling():
+                probe._safely(zeroed, list(mod.parameters()))
+            return module_zero_grad(mod, *args, **kwargs)
+
+        optimizer.Optimizer.zero_grad = traced_opt_zero_grad
+        module.Module.zero_grad = traced_module_zero_grad
+        backward = torch.Tensor.backward
+
+        def traced_backward(tensor, *args, **kwargs):
+            if not compiled.is_compiling():
+                probe._safely(probe._backward, tensor)
+            return backward(tensor, *args, **kwargs)
+
+        traced_backward.__doc__ = backward.__doc__
+        torch.Tensor.backward = traced_backward
+
+        clip = torch.nn.utils.clip_grad_norm_
+
+        def clipping():
+            if probe._on() and probe.scaled_step and not probe.unscaled_step:
+                probe._fact("clip-while-scaled")
+
+        def clipped(norm):
+            if probe._on():
+                probe.grad_norm = norm
+
+        def traced_clip(*args, **kwargs):
+            if not compiled.is_compiling():
+                probe._safely(clipping)
+            norm = clip(*args, **kwargs)
+            if not compiled.is_compiling():
+                probe._safely(clipped, norm)
+            return norm
+
+        torch.nn.utils.clip_grad_norm_ = traced_clip
+        clip_grad.clip_grad_norm_ = traced_clip
+        scaler_init, scaler_scale = amp.GradScaler.__init__, amp.GradScaler.scale
+        scaler_unscale, scaler_step = amp.GradScaler.unscale_, amp.GradScaler.step
+
+        def traced_scaler_init(scaler, *args, **kwargs):
+            scaler_init(scaler, *args, **kwargs)
+            if not compiled.is_compiling():
+                probe._safely(probe.scalers.add, scaler)
+
+        def scaled(scaler, outputs, out):
+            if probe._on() and isinstance(out, torch.Tensor) and out is not outputs:
+                probe.scaled[id(out)] = scaler._scale
+                probe.scaled_step = True
+
+        def traced_scale(scaler, outputs):
+            out = scaler_scale(scaler, outputs)
+            if not compiled.is_compiling():
+                probe._safely(scaled, scaler, outputs, out)
+            return out
+
+        def unscaling(scaler):
+            if probe._on() and scaler.is_enabled():
+                probe.unscaled_step = True
+
+        def traced_unscale(scaler, optimizer):
+            if not compiled.is_compiling():
+                probe._safely(unscaling, scaler)
+            return scaler_unscale(scaler, optimizer)
+
+        # A step the scaler skipped (inf gradients) is still the loop's step: a scheduler stepped
+        # after it is in order (torch warns of it, and it is what the documents' loop does).
+        def traced_scaler_step(scaler, optimizer, *args, **kwargs):
+            if not compiled.is_compiling():
+                probe._safely(lambda: probe.step_taken.add(id(probe._base_optimizer(optimizer))))
+            return scaler_step(scaler, optimizer, *args, **kwargs)
+
+        amp.GradScaler.__init__ = traced_scaler_init
+        amp.GradScaler.scale = traced_scale
+        amp.GradScaler.unscale_ = traced_unscale
+        amp.GradScaler.step = traced_scaler_step
+
+        sched_init = lr_scheduler.LRScheduler.__init__
+
+        def scheduler_made(sched):
+            probe.schedulers.append(sched)
+            if probe._on():
+                probe.created_at[sched] = user_frame()
+
+        def traced_sched_init(sched, *args, **kwargs):
+            sched_init(sched, *args, **kwargs)
+            if not compiled.is_compiling():
+                probe._safely(scheduler_made, sched)
+
+        lr_scheduler.LRScheduler.__init__ = traced_sched_init
+
+        # The steps a constructor takes (its own, and SequentialLR's of its first child) are not the
+        # script's: they run inside _initial_step.
+        initial_step = getattr(lr_scheduler.LRScheduler, "_initial_step", None)
+        if initial_step is not None:
+            def traced_initial_step(sched, *args, **kwargs):
+                probe.constructing += 1
+                try:
+                    return initial_step(sched, *args, **kwargs)
+                finally:
+                    probe.constructing -= 1
+
+            lr_scheduler.LRScheduler._initial_step = traced_initial_step
+        sched_step = lr_scheduler.LRScheduler.step
+
+        def scheduler_stepping(sched):
+            # Not the step the constructor takes (before it is in self.schedulers, or in _initial_step).
+            opt = id(probe._base_optimizer(getattr(sched, "optimizer", None)))
+            if (probe._on() and not probe.constructing and any(x is sched for x in probe.schedulers)
+                    and not probe.opt_steps.get(opt) and opt not in probe.step_taken):
+                probe._fact("scheduler-step-before-optimizer-step")
+
+        def traced_sched_step(sched, *args, **kwargs):
+            if not compiled.is_compiling():
+                probe._safely(scheduler_stepping, sched)
+            return sched_step(sched, *args, **kwargs)
+
+        lr_scheduler.LRScheduler.step = traced_sched_step
+
+    def _backward(self, tensor):
+        if not self._on():
+            return
+        # Gradients a step left that this backward adds onto: stale, unless zeroed before the
+        # optimizer steps again (a GAN's generator backward flows through the discriminator, whose
+        # gradients are zeroed before its own next step). Judged at that optimizer's next step.
+        for key, (p, grad, version) in list(self.after_step.items()):
+            if p.grad is grad and grad._version == version and bool(grad.ne(0).any()):
+                self.stale[key] = (p, grad, user_frame())
+            del self.after_step[key]
+        if self.pending_eval is not None:
+            self._fact("grad-forward-in-eval-mode", once=False, backward=True, **self.pending_eval)
+            self.pending_eval = None
+        if tensor.numel() != 1:
+            return
+        v = tensor.detach().double().reshape(())
+        scale = self.scaled.pop(id(tensor), None)
+        if scale is not None:
+            v = v / scale.double().reshape(()).to(v.device)
+        self.loss = v if self.loss is None else self.loss + v
+
+    # -- one optimizer step --------------------------------------------------------------------
+    def _pre_step(self, optimizer, args, kwargs):
+        if not self._on():
+            return
+        torch = self.torch
+        stale = self.stale.pop(id(optimizer), None)
+        if stale is not None and stale[0].grad is stale[1]:  # not zeroed, nor set to None, since that backward
+            self._fact("backward-onto-last-step-grads", where=stale[2])
+        if not any(o is optimizer for o in self.optimizers):
+            self.optimizers.append(optimizer)
+            groups = [{"weight_decay": float(g.get("weight_decay", 0) or 0), "params": len(g["params"]),
+                       "one_dim": sum(1 for p in g["params"] if bias_or_norm(p))} for g in optimizer.param_groups]
+            self._fact("param-groups", once=False, where=self.created_at.get(optimizer),
+                       groups=";".join(f"{g['weight_decay']!r}/{g['one_dim']}/{g['params']}" for g in groups))
+        if self.rng_at_first_step is None:
+            self.rng_at_first_step = torch.get_rng_state()
+            if not self.seeded and not torch.equal(self.rng_at_first_step, self.rng_at_install):
+                self._fact("torch-random-unseeded", where=self.first_draw)
+        self.seq += 1
+        if os.environ.get("TRAINPROOF_INJECT_FAULT") == "probe-draws-a-random-number":
+            torch.rand(1)  # the negative control of ProbeTest: a probe that changes the script's results
+        values = {}
+        for i, g in enumerate(optimizer.param_groups):
+            values["lr" if i == 0 else f"lr.{i}"] = float(g["lr"])
+        if self.loss is not None:
+            values["loss"] = float(self.loss)
+        if self.grad_norm is not None:
+            values["grad_norm"] = float(self.grad_norm)
+        digests = {"params": self._params(optimizer).hex(), "optimizer": self._optimizer_state(optimizer),
+                   "scheduler": self._scheduler_state(optimizer)}
+        digests.update(self._rng_states())
+        if self.batch is not None:
+            digests["batch"] = self.batch.hex()
+        scaler = self._scaler_state()
+        if scaler is not None:
+            digests["scaler"] = scaler
+        self._write({"kind": "probe", "seq": self.seq, "values": values, "digests": digests,
+                     "opt_step": self._opt_step(optimizer), "where": user_frame()})
+        if self.op_stop is not None and self.seq >= self.op_stop:
+            os._exit(0)  # the rerun has what it came for: the ops up to the step where the runs parted
+        self.loss = self.grad_norm = self.batch = None
+        self.top = None
+        self.scaled.clear()
+
+    def _post_step(self, optimizer, args, kwargs):
+        if not self._on():
+            return
+        pending = self.closure_unrecorded
+        self.closure_unrecorded = None
+        if pending is not None and pending[0] is optimizer and not pending[1]:
+            self._pre_step(optimizer, args, kwargs)  # a closure the optimizer never called: recorded late
+        self.opt_steps[id(optimizer)] = self.opt_steps.get(id(optimizer), 0) + 1
+        self.scaled_step = self.unscaled_step = False
+        for g in optimizer.param_groups:
+            for p in g["params"]:
+                if p.grad is not None:
+                    self.after_step[id(optimizer)] = (p, p.grad, p.grad._version)
+                    return
+
+    def _params(self, optimizer):
+        d = Digest(self.torch)
+        for g in optimizer.param_groups:
+            for p in g["params"]:
+                d.tensor(p)
+        return d
+
+    def _optimizer_state(self, optimizer):
+        # The first sum alone: a third less of the probe's cost a step at nanoGPT's size (the state
+        # is twice the parameters, for Adam). What a diagnosis asks of it is whether a restart
+        # restored the state, and a state that was not restored differs in every word, not in
+        # the top bits of a few (bench/probe_cost.py).
+        d = Digest(self.torch, high_halves=False)
+        for g in optimizer.param_groups:
+            for p in g["params"]:
+                state = optimizer.state.get(p, {})
+                for k in sorted(state):
+                    d.value(k)
+                    v = state[k]
+                    d.tensor(v) if isinstance(v, self.torch.Tensor) else d.value(v)
+        return d.hex()
+
+    def _opt_step(self, optimizer):
+        for g in optimizer.param_groups:
+            for p in g["params"]:
+                step = optimizer.state.get(p, {}).get("step")
+                if step is not None:
+                    return int(step.item() if isinstance(step, self.torch.Tensor) else step)
+        return None
+
+    def _scheduler_state(self, optimizer):
+        d = Digest(self.torch)
+        for s in self.schedulers:
+            if self._base_optimizer(getattr(s, "optimizer", None)) is not optimizer:
+                continue
+            for k in sorted(vars(s)):
+                v = vars(s)[k]
+                if isinstance(v, (bool, int, float)) or (isinstance(v, list) and all(
+                        isinstance(x, (int, float)) for x in v)):
+                    d.value((k, v))
+        return d.hex()
+
+
+    def _scaler_state(self):
+        states = [repr(sorted(s.state_dict().items())) for s in list(self.scalers) if s.is_enabled()]
+        if not states:
+            return None
+        return blake2b_hex("|".join(states).encode())
+
+    def _schedule_facts(self):
+        for s in self.schedulers:
+            k, n = s.last_epoch, self.opt_steps.get(id(self._base_optimizer(s.optimizer)), 0)
+            span = getattr(s, "total_steps", None) or getattr(s, "T_max", None)
+            changes = False
+            for f in getattr(s, "lr_lambdas", []) or []:
+                try:
+                    changes = changes or f(k) != f(n)
+                except Exception:
+                    pass
+            self._fact("schedule-at-exit", once=False, where=self.created_at.get(s), scheduler=type(s).__name__,
+                       scheduler_steps=k, optimizer_steps=n, span=span, lambda_changes_after=changes)

@@ -1,0 +1,107 @@
+"""Random number generators: the first draw from torch's global RNG before any seed, the seed,
+a restore of its state (a resume's), and the digests of every RNG a step may draw from (torch,
+CUDA's, numpy's, random's)."""
+import hashlib
+import sys
+
+from trainproof.probe import compiled
+from trainproof.probe.digest import DIGEST_BYTES, blake2b_hex
+from trainproof.probe.frames import user_frame
+
+
+class RngState:
+    def _install_rng(self, torch):
+        """The first draw from torch's RNG before any seed, seeding, and restores of its state."""
+        probe = self
+        seed = torch.manual_seed
+
+        # The first draw from torch's global RNG before any seed: where a script that never seeds
+        # should have seeded first. Its entry points are wrapped until a seed or that draw, then
+        # restored; a wrapper calls the same function with the same arguments.
+        draws = [(torch, n) for n in ("rand", "randn", "randint", "randperm", "normal", "bernoulli", "multinomial",
+                                      "rand_like", "randn_like", "randint_like")]
+        draws += [(torch.Tensor, n) for n in ("uniform_", "normal_", "random_", "bernoulli_", "exponential_",
+                                              "geometric_", "log_normal_", "cauchy_")]
+        originals = [(owner, n, getattr(owner, n), n in vars(owner)) for owner, n in draws if hasattr(owner, n)]
+
+        def restore_draws():
+            for owner, n, fn, own in originals:
+                if own:
+                    setattr(owner, n, fn)
+                elif n in vars(owner):
+                    delattr(owner, n)
+            originals.clear()
+
+        def drew(before):
+            if not torch.equal(before, torch.get_rng_state()):
+                probe.first_draw = user_frame()
+                restore_draws()
+
+        def traced_draw(fn):
+            def draw(*args, **kwargs):
+                if compiled.is_compiling() or not probe._on() or probe.seeded or probe.first_draw is not None:
+                    return fn(*args, **kwargs)
+                before = probe._safely(torch.get_rng_state)
+                out = fn(*args, **kwargs)
+                if before is not None:
+                    probe._safely(drew, before)
+                return out
+
+            return draw
+
+        for owner, n, fn, _ in originals:
+            setattr(owner, n, traced_draw(fn))
+
+        def seeding():
+            if probe._on() and not probe.seeded:
+                probe.seeded = True
+                restore_draws()
+                if not torch.equal(torch.get_rng_state(), probe.rng_at_install):
+                    probe._fact("torch-random-before-seed")
+
+        def traced_seed(*args, **kwargs):
+            if not compiled.is_compiling():
+                probe._safely(seeding)
+            return seed(*args, **kwargs)
+
+        torch.manual_seed = traced_seed
+        torch.random.manual_seed = traced_seed
+
+        # A restore of the torch RNG (a resume's, accelerate's load_state): the state it set, so
+        # that check can tell a state that was restored and then drawn from before the first step
+        # (a new DataLoader iterator's shuffle) from one that was never restored.
+        set_rng_state = torch.set_rng_state
+
+        def rng_restored():
+            if probe._on():
+                probe._fact("rng-restored", once=False, digest=probe._rng_digest())
+
+        def traced_set_rng_state(*args, **kwargs):
+            out = set_rng_state(*args, **kwargs)
+            if not compiled.is_compiling():
+                probe._safely(rng_restored)
+            return out
+
+        torch.set_rng_state = traced_set_rng_state
+        torch.random.set_rng_state = traced_set_rng_state
+
+    def _rng_digest(self):
+        return blake2b_hex(self.torch.get_rng_state().numpy().data)
+
+    def _rng_states(self):
+        torch = self.torch
+        out = {"rng.torch": self._rng_digest()}
+        if torch.cuda.is_available() and torch.cuda.is_initialized():
+            for i in range(torch.cuda.device_count()):
+                out[f"rng.cuda{i}"] = blake2b_hex(torch.cuda.get_rng_state(i).numpy().data)
+        np = sys.modules.get("numpy")
+        if np is not None and hasattr(np, "random"):
+            kind, keys, pos, has_gauss, cached = np.random.get_state()
+            h = hashlib.blake2b(keys.tobytes(), digest_size=DIGEST_BYTES)
+            h.update(repr((kind, pos, has_gauss, cached)).encode())
+            out["rng.numpy"] = h.hexdigest()
+        random = sys.modules.get("random")
+        if random is not None:
+            out["rng.random"] = blake2b_hex(repr(random.getstate()).encode())
+        return out
+
