@@ -129,7 +129,7 @@ TEST(HoldToGoldenTest, AnEqualTraceHoldsAndIsBeyondNothing) {
   for (bool cross : {false, true}) {
     const GoldenHold h = hold_to_golden("s", "cpu", g, g, cross);
     ASSERT_EQ(h.rows.size(), 2u);
-    EXPECT_EQ(h.rows[0].kind, "series");
+    EXPECT_EQ(h.rows[0].kind, EntryKind::kSeries);
     EXPECT_EQ(h.rows[0].cross_environment, cross);
     EXPECT_EQ(h.failed, 0u);
     EXPECT_TRUE(h.first_failure.empty());

@@ -52,8 +52,8 @@ Verdicts verify_in_process(const std::string& scenario, const std::string& devic
   const VerifyReport r = trainproof::verify(o);
   Verdicts v{exit_code(r), "", {}};
   for (const auto& e : r.entries) {
-    v.output += fmt::format("{} {} {}: {}\n", status_text(e.status), e.kind, e.name, e.detail);
-    if (e.kind == "invariant") v.invariants[e.name] = status_text(e.status);
+    v.output += fmt::format("{} {} {}: {}\n", status_text(e.status), entry_kind_text(e.kind), e.name, e.detail);
+    if (e.kind == EntryKind::kInvariant) v.invariants[e.name] = status_text(e.status);
     if (e.status == Status::kSkipped) v.skipped = true;
   }
   return v;

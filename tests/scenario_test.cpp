@@ -185,15 +185,15 @@ TEST(RunnerTest, CompareReportsEqualFilesEqualAndAMovedValueDifferent) {
 // prints it from the report (check/check.cpp prints nothing).
 TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
   CheckReport r;
-  r.report.entries.emplace_back("check", "cmd", "invariant", "determinism", Status::kPass, "", "");
-  r.report.entries.emplace_back("check", "cmd", "invariant", "determinism (advice)", Status::kAdvice, "",
+  r.report.entries.emplace_back("check", "cmd", EntryKind::kInvariant, "determinism", Status::kPass, "", "");
+  r.report.entries.emplace_back("check", "cmd", EntryKind::kInvariant, "determinism (advice)", Status::kAdvice, "",
                                 "runs differ");
   EXPECT_EQ(exit_code(r), kExitOk);
   Finding allowed;
   allowed.id = "non-atomic-checkpoint";
   allowed.allowed = true;
   r.report.findings.push_back(allowed);
-  r.report.entries.emplace_back("check", "cmd", "finding", allowed.id, allowed.status(), "", "");
+  r.report.entries.emplace_back("check", "cmd", EntryKind::kFinding, allowed.id, allowed.status(), "", "");
   EXPECT_EQ(exit_code(r), kExitOk);
   r.golden = CheckGoldenWrite{};
   r.golden->path = "loop.h5";
@@ -211,7 +211,7 @@ TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
       << out;
   r.golden.reset();
   // A law check could not test: its own status and exit code, neither a pass nor the team's failure.
-  r.report.entries.emplace_back("check", "cmd", "invariant", "exact resume", Status::kNotTested, "",
+  r.report.entries.emplace_back("check", "cmd", EntryKind::kInvariant, "exact resume", Status::kNotTested, "",
                                 "no kill landed during a write");
   EXPECT_EQ(exit_code(r), kExitNotTested);
   const std::string untested = console_reporter()->check(r);

@@ -259,11 +259,19 @@ if [ -f "$out/summary.txt" ]; then
   done < <(awk 'f && NF == 0 {exit} f {print} /^phase +status/ {f = 1}' "$out/summary.txt")
 fi
 
-write_summary() {
-  local name failed_now=()
+# The phases that failed so far (FAIL, REFUSED, TIMEOUT), into the array `failed`: what the
+# summary's verdict names, and what refuses regen.
+failed_phases() {
+  local name
+  failed=()
   for name in "${names[@]}"; do
-    case ${status[$name]:-} in FAIL | REFUSED | TIMEOUT) failed_now+=("$name") ;; esac
+    case ${status[$name]:-} in FAIL | REFUSED | TIMEOUT) failed+=("$name") ;; esac
   done
+}
+
+write_summary() {
+  local name failed
+  failed_phases
   {
     echo "trainproof gpu-run on $(hostname), $(date -u +%Y-%m-%dT%H:%M:%SZ) (--command $command)"
     echo "gpu: $gpu_name"
@@ -281,8 +289,8 @@ write_summary() {
       "a device call)"
     if [ "${1:-}" != final ]; then
       echo "verdict: running (phase ${running:-?})"
-    elif ((${#failed_now[@]})); then
-      echo "verdict: FAILED: ${failed_now[*]} (logs: $out/<phase>.log)"
+    elif ((${#failed[@]})); then
+      echo "verdict: FAILED: ${failed[*]} (logs: $out/<phase>.log)"
     elif ((gpu == 0)); then
       echo "verdict: NO GPU: only the CPU was verified; run this on a GPU machine"
     elif [ "$command" = a ]; then
@@ -307,8 +315,7 @@ for name in "${selected[@]}"; do
   status[$name]=running seconds[$name]=0 detail[$name]=""
   write_summary
   log "phase $name (limit $limit s)"
-  failed=()
-  for n in "${names[@]}"; do case ${status[$n]:-} in FAIL | REFUSED | TIMEOUT) failed+=("$n") ;; esac; done
+  failed_phases
   if [ "$name" != build ] && [ "$name" != regen ] && ! [ -x "$build/trainproof" ]; then
     detail[$name]="no build to run" rc=1
   else

@@ -132,7 +132,7 @@ void report_findings(VerifyReport& report, const std::vector<std::string>& allow
   report.findings = std::move(once);
   for (auto& f : report.findings) {
     f.allowed = std::find(allow.begin(), allow.end(), f.id) != allow.end();
-    report.entries.emplace_back("check", "cmd", "finding", f.id, f.status(), "",
+    report.entries.emplace_back("check", "cmd", EntryKind::kFinding, f.id, f.status(), "",
                                 fmt::format("{}: {}", f.heading(), f.detail));
   }
 }

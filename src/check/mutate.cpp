@@ -93,7 +93,7 @@ std::string why_survived(const Site& s, const CheckOptions& c, const CheckReport
     const auto own = std::find_if(base_findings.begin(), base_findings.end(),
                                   [](const std::string& f) { return f.find("exact resume") != std::string::npos; });
     for (const auto& e : r.report.entries)
-      if (e.status == Status::kBroken && e.kind != "finding")
+      if (e.status == Status::kBroken && e.kind != EntryKind::kFinding)
         return fmt::format(
             "masked: the unmutated script already breaks {}{}; the first departure is its own, so "
             "this one shows only once that is fixed",
@@ -231,7 +231,8 @@ MutateReport mutate(const MutateOptions& o) {
       }
       const ReportEntry* law = nullptr;
       for (const auto& e : r.report.entries)
-        if (!law && e.status == Status::kBroken && e.kind != "finding" && !base_broken.count(e.name)) law = &e;
+        if (!law && e.status == Status::kBroken && e.kind != EntryKind::kFinding && !base_broken.count(e.name))
+          law = &e;
       if (const Finding* f = expected ? expected : other) {
         m.outcome = MutantResult::Outcome::kCaught;
         m.by = fmt::format("[{}] {}{}", f->id, f->heading(), f->advice ? " (advice)" : "");

@@ -141,9 +141,13 @@ ReportEntry law(std::string name, Status status, std::string detail = "") {
 // (a row that cannot be read back is an ERROR row saying so, never a pass).
 ReportEntry row_of(const nlohmann::json& c) {
   const auto status = status_from_text(c.value("verdict", ""));
-  ReportEntry row("ddp-check", "", c.value("kind", "invariant"), c.value("name", ""), status.value_or(Status::kError),
-                  c.value("tolerance", ""), c.value("detail", ""));
-  if (!status)
+  const auto kind = entry_kind_from_text(c.value("kind", "invariant"));
+  ReportEntry row("ddp-check", "", kind.value_or(EntryKind::kRun), c.value("name", ""),
+                  kind ? status.value_or(Status::kError) : Status::kError, c.value("tolerance", ""),
+                  c.value("detail", ""));
+  if (!kind)
+    row.detail = fmt::format("unreadable kind '{}' from this rank: {}", c.value("kind", ""), row.detail);
+  else if (!status)
     row.detail = fmt::format("unreadable verdict '{}' from this rank: {}", c.value("verdict", ""), row.detail);
   return row;
 }
@@ -215,7 +219,7 @@ std::vector<ReportEntry> golden_series(const fs::path& golden, const Trace& obse
   GoldenHold held = hold_to_golden("ddp-check", "", asked, observed, /*cross=*/true);
   for (auto& row : held.rows)
     if (row.status == Status::kNew)
-      row = ReportEntry("ddp-check", "", "series", row.name, Status::kSkipped, "",
+      row = ReportEntry("ddp-check", "", EntryKind::kSeries, row.name, Status::kSkipped, "",
                         fmt::format("{} has no series for world {}", golden.filename().string(), world));
   return held.rows;
 }
@@ -292,7 +296,7 @@ DdpCheckReport ddp_check(const DdpCheckOptions& o) {
   nlohmann::json verdict = {{"rank", e.rank}, {"local_rank", e.local_rank}, {"host", report.host}, {"checks", {}}};
   for (const auto& c : report.laws)
     verdict["checks"].push_back({{"law", c.heading()},
-                                 {"kind", c.kind},
+                                 {"kind", entry_kind_text(c.kind)},
                                  {"status", ddp_row_status(c)},
                                  {"detail", c.detail},
                                  {"name", c.name},

@@ -222,18 +222,18 @@ void kill_and_reap(pid_t pid) {
 }
 
 std::optional<int> wait_exit_within(pid_t pid, double seconds, const std::function<bool()>& stop) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (true) {
-    if (const auto code = poll_exit(pid)) {
-      kill_group(pid);  // what it started and left behind
-      return code;
-    }
-    if (std::chrono::steady_clock::now() > deadline || (stop && stop())) {
-      kill_and_reap(pid);
-      return std::nullopt;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  const auto limit = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(std::min(seconds, 1e9)));
+  std::vector<WaitedChild> child{{pid, std::chrono::steady_clock::now() + limit}};
+  std::optional<int> out;
+  wait_all_within(
+      child,
+      [&](size_t, std::optional<int> code) {
+        out = code;
+        return true;
+      },
+      stop, std::chrono::milliseconds(1));
+  return out;
 }
 
 bool wait_all_within(std::vector<WaitedChild>& children, const std::function<bool(size_t, std::optional<int>)>& on_exit,

@@ -25,14 +25,14 @@ using Out = std::back_insert_iterator<std::string>;
 void print_results(Out o, const std::vector<ReportEntry>& entries) {
   size_t wide = 6, dev_wide = 5;  // the series and device columns fit their longest entries
   for (const auto& e : entries) {
-    if (e.kind != "invariant") wide = std::max(wide, e.name.size());
+    if (e.kind != EntryKind::kInvariant) wide = std::max(wide, e.name.size());
     dev_wide = std::max(dev_wide, e.device.size());
   }
   fmt::format_to(o, "\n{:<20} {:<{}} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", "scenario", "dev", dev_wide, "series",
                  wide, "status", "max abs", "max rel", "ulp", "first", "tolerance");
   for (const auto& e : entries) {
-    if (e.kind == "invariant") continue;
-    const bool series = e.kind == "series";
+    if (e.kind == EntryKind::kInvariant) continue;
+    const bool series = e.kind == EntryKind::kSeries;
     fmt::format_to(o, "{:<20} {:<{}} {:<{}} {:<9} {:>9} {:>9} {:>6} {:>6}  {}\n", e.scenario, e.device, dev_wide,
                    e.name, wide, status_text(e.status), series ? short_num(e.max_abs) : "",
                    series ? short_num(e.max_rel) : "", series ? std::to_string(e.max_ulp) : "",
@@ -42,7 +42,7 @@ void print_results(Out o, const std::vector<ReportEntry>& entries) {
   }
   bool header = false;
   for (const auto& e : entries) {
-    if (e.kind != "invariant") continue;
+    if (e.kind != EntryKind::kInvariant) continue;
     if (!header) fmt::format_to(o, "\n{:<20} {:<{}} {:<9} {}\n", "scenario", "dev", dev_wide, "status", "invariant");
     header = true;
     fmt::format_to(o, "{:<20} {:<{}} {:<9} {}\n", e.scenario, e.device, dev_wide, status_text(e.status), e.name);
@@ -221,7 +221,7 @@ void print_check_report(Out o, const CheckReport& r) {
   fmt::format_to(o, "\n{:<8} {}\n", "status", "law");
   size_t laws = 0, held = 0, advice = 0, untested = 0;
   for (const auto& l : r.report.entries) {
-    if (l.kind != "invariant") continue;
+    if (l.kind != EntryKind::kInvariant) continue;
     fmt::format_to(o, "{:<8} {}\n", law_status_text(l.status), l.name);
     if (!l.detail.empty()) fmt::format_to(o, "    -> {}\n", l.detail);
     if (l.status == Status::kAdvice) {

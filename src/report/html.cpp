@@ -110,11 +110,12 @@ std::string html_of(const VerifyReport& r) {
     const char* color = e.passed() ? "#2ca02c" : e.skipped() ? "#7f7f7f" : "#d62728";
     summary += fmt::format(
         R"(<tr><td>{}</td><td>{}</td><td>{}</td><td style="color:{};font-weight:bold">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>)",
-        xml_escape(e.scenario), xml_escape(e.device), xml_escape(e.kind == "invariant" ? rule + e.name : e.name), color,
-        xml_escape(status_text(e.status)), e.kind == "series" ? short_num(e.max_abs) : "",
-        e.kind == "series" ? short_num(e.max_rel) : "",
+        xml_escape(e.scenario), xml_escape(e.device),
+        xml_escape(e.kind == EntryKind::kInvariant ? rule + e.name : e.name), color, xml_escape(status_text(e.status)),
+        e.kind == EntryKind::kSeries ? short_num(e.max_abs) : "",
+        e.kind == EntryKind::kSeries ? short_num(e.max_rel) : "",
         e.first_divergence >= 0 ? std::to_string(e.first_divergence) : "", xml_escape(e.detail));
-    if (e.kind == "series" && (!e.golden.empty() || !e.observed.empty()))
+    if (e.kind == EntryKind::kSeries && (!e.golden.empty() || !e.observed.empty()))
       plots += fmt::format(
           R"(<figure><figcaption><b>{}/{}</b> {} <span style="color:{}">{}</span> (tolerance {})</figcaption>{}</figure>)",
           xml_escape(e.scenario), xml_escape(e.device), xml_escape(e.name), color, xml_escape(status_text(e.status)),

@@ -21,9 +21,10 @@ std::string json_of(const VerifyReport& r) {
   j["verdicts"] = r.verdicts;
   j["results"] = nlohmann::json::array();
   for (const auto& e : r.entries) {
-    nlohmann::json x = {{"scenario", e.scenario},          {"device", e.device}, {"kind", e.kind}, {"name", e.name},
+    nlohmann::json x = {{"scenario", e.scenario},          {"device", e.device},
+                        {"kind", entry_kind_text(e.kind)}, {"name", e.name},
                         {"status", status_text(e.status)}, {"detail", e.detail}};
-    if (e.kind == "series") {
+    if (e.kind == EntryKind::kSeries) {
       x["tolerance"] = e.tolerance;
       x["cross_environment"] = e.cross_environment;
       x["max_abs"] = std::isfinite(e.max_abs) ? nlohmann::json(e.max_abs) : nlohmann::json("inf");

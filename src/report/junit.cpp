@@ -15,7 +15,7 @@ std::string junit_of(const VerifyReport& r) {
   std::string cases;
   for (const auto& e : r.entries) {
     cases += fmt::format(R"(    <testcase classname="trainproof.{}.{}" name="{}" time="0">)", xml_escape(e.scenario),
-                         xml_escape(e.device), xml_escape(e.kind == "invariant" ? rule + e.name : e.name));
+                         xml_escape(e.device), xml_escape(e.kind == EntryKind::kInvariant ? rule + e.name : e.name));
     if (e.skipped()) {
       ++skipped;
       cases += fmt::format(R"(<skipped message="{}"/>)", xml_escape(e.detail));

@@ -84,7 +84,7 @@ void compare_files(const CompareOptions& o, const fs::path& reference, const fs:
     }
     if (across && (c.verdict == Verdict::kMissingSeries || c.verdict == Verdict::kNewSeries)) {
       report.entries.emplace_back(
-          b.scenario, label, "series", c.series, Status::kSkipped, "",
+          b.scenario, label, EntryKind::kSeries, c.series, Status::kSkipped, "",
           fmt::format("recorded on {} only", c.verdict == Verdict::kNewSeries ? observed_device : o.device));
       continue;
     }
@@ -131,12 +131,12 @@ VerifyReport compare(const CompareOptions& o) {
       if (std::binary_search(in_b.begin(), in_b.end(), name))
         compare_files(o, o.reference / name, o.observed / name, policy, report);
       else
-        report.entries.emplace_back(name.stem().string(), o.device, "run", "golden", Status::kMissing, "",
+        report.entries.emplace_back(name.stem().string(), o.device, EntryKind::kRun, "golden", Status::kMissing, "",
                                     fmt::format("{} has it, {} does not", o.reference.string(), o.observed.string()));
     }
     for (const auto& name : in_b)
       if (!std::binary_search(in_a.begin(), in_a.end(), name))
-        report.entries.emplace_back(name.stem().string(), o.device, "run", "golden", Status::kNew, "",
+        report.entries.emplace_back(name.stem().string(), o.device, EntryKind::kRun, "golden", Status::kNew, "",
                                     fmt::format("{} has it, {} does not", o.observed.string(), o.reference.string()));
   }
   report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -155,7 +155,7 @@ VerifyReport run(const std::string& scenario, const std::string& device, const L
       for (const auto& inv : t.invariants)
         if (!inv.held) report.entries.push_back(law_entry(scenario, dev, inv.name, Status::kBroken, inv.detail));
     } catch (const Skipped& s) {
-      report.entries.emplace_back(scenario, dev, "run", "(all)", Status::kSkipped, "", s.what());
+      report.entries.emplace_back(scenario, dev, EntryKind::kRun, "(all)", Status::kSkipped, "", s.what());
     }
   }
   report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -98,14 +98,14 @@ const DeviceGolden* golden_group(const GoldenRead& golden, const std::string& sc
                                  const std::string& label, const fs::path& dir, MissingGroup missing,
                                  VerifyReport& report) {
   if (!golden.file) {
-    report.entries.emplace_back(scenario, label, "run", "(golden)", Status::kBadInput, "", golden.error);
+    report.entries.emplace_back(scenario, label, EntryKind::kRun, "(golden)", Status::kBadInput, "", golden.error);
     return nullptr;
   }
   const DeviceGolden* g = golden.group(dev);
   if (!g) {
     const bool tolerated = missing == MissingGroup::kNotVerified;
     report.entries.emplace_back(
-        scenario, label, "run", "(golden)", tolerated ? Status::kNotVerified : Status::kBadInput, "",
+        scenario, label, EntryKind::kRun, "(golden)", tolerated ? Status::kNotVerified : Status::kBadInput, "",
         fmt::format("{}: no /{} group (run `trainproof regen {} --device {}` on such a machine)",
                     golden_path(dir, scenario).string(), dev, scenario, dev));
     return nullptr;
@@ -163,7 +163,7 @@ void check_printed_lines(const ScenarioDef& def, const std::string& label, const
     detail = fmt::format("{}/{} document lines exactly", equal, doc.size());
     if (last_digit) detail += fmt::format(", {} within one unit of a number's last digit (cross-machine)", last_digit);
   }
-  report.entries.emplace_back(def.name, label, "document", "printed lines",
+  report.entries.emplace_back(def.name, label, EntryKind::kDocument, "printed lines",
                               first.empty() ? Status::kPass : Status::kFail,
                               cross ? "exact, or the last digit +-1 [cross]" : "exact", detail);
 }
@@ -188,19 +188,19 @@ const Trace* recorded_trace(const std::string& name, const std::string& label, c
                             VerifyReport& report) {
   const auto rec = recording.scenarios.find(name);
   if (rec == recording.scenarios.end()) {
-    report.entries.emplace_back(name, label, "run", "(run)", Status::kError, "", "not recorded");
+    report.entries.emplace_back(name, label, EntryKind::kRun, "(run)", Status::kError, "", "not recorded");
     return nullptr;
   }
   switch (rec->second.status) {
     case RunStatus::kOk:
       return &rec->second.trace;
     case RunStatus::kSkipped:
-      report.entries.emplace_back(name, label, "run", "(all)", Status::kSkipped, "", rec->second.reason);
+      report.entries.emplace_back(name, label, EntryKind::kRun, "(all)", Status::kSkipped, "", rec->second.reason);
       return nullptr;
     case RunStatus::kError:
       break;
   }
-  report.entries.emplace_back(name, label, "run", "(run)", Status::kError, "", rec->second.reason);
+  report.entries.emplace_back(name, label, EntryKind::kRun, "(run)", Status::kError, "", rec->second.reason);
   return nullptr;
 }
 
@@ -229,7 +229,7 @@ VerifyReport verify_paths(const VerifyOptions& o, const std::vector<ScenarioDef>
     const std::string label = "cpu@" + run.path.name;
     const size_t first = report.entries.size();
     if (!run.recording) {
-      report.entries.emplace_back("(all)", label, "run", "(path)", Status::kError, "", run.error);
+      report.entries.emplace_back("(all)", label, EntryKind::kRun, "(path)", Status::kError, "", run.error);
     } else {
       bool noted = false;
       for (const auto& name : names) {

@@ -21,7 +21,7 @@ std::vector<double> values_of(const Trace& t, const std::string& name) {
 
 ReportEntry series_entry(const std::string& scenario, const std::string& dev, const SeriesComparison& c, bool cross,
                          const Trace& golden, const Trace& observed) {
-  ReportEntry e(scenario, dev, "series", c.series, status_of(c.verdict), c.tolerance, c.detail);
+  ReportEntry e(scenario, dev, EntryKind::kSeries, c.series, status_of(c.verdict), c.tolerance, c.detail);
   e.golden = values_of(golden, c.series);
   e.observed = values_of(observed, c.series);
   e.max_abs = c.max_abs;

@@ -11,6 +11,29 @@
 
 namespace trainproof {
 
+const char* entry_kind_text(EntryKind k) {
+  switch (k) {
+    case EntryKind::kSeries:
+      return "series";
+    case EntryKind::kInvariant:
+      return "invariant";
+    case EntryKind::kFinding:
+      return "finding";
+    case EntryKind::kDocument:
+      return "document";
+    case EntryKind::kRun:
+      return "run";
+  }
+  return "?";
+}
+
+std::optional<EntryKind> entry_kind_from_text(const std::string& text) {
+  for (EntryKind k :
+       {EntryKind::kSeries, EntryKind::kInvariant, EntryKind::kFinding, EntryKind::kDocument, EntryKind::kRun})
+    if (text == entry_kind_text(k)) return k;
+  return std::nullopt;
+}
+
 const char* report_kind_text(ReportKind k) {
   switch (k) {
     case ReportKind::kVerify:
@@ -92,7 +115,8 @@ Status status_of(Verdict v) {
 }
 
 ReportEntry law_entry(std::string scenario, std::string device, std::string name, Status status, std::string detail) {
-  return {std::move(scenario), std::move(device), "invariant", std::move(name), status, "", std::move(detail)};
+  return {std::move(scenario), std::move(device), EntryKind::kInvariant, std::move(name), status, "",
+          std::move(detail)};
 }
 
 std::string short_num(double v) {
@@ -140,7 +164,7 @@ int exit_code(const CheckReport& r) {
   return untested ? kExitNotTested : kExitOk;
 }
 std::string ReportEntry::heading() const {
-  if (kind != "series") return name;
+  if (kind != EntryKind::kSeries) return name;
   return tolerance.empty() ? fmt::format("golden {}", name) : fmt::format("golden {} within {}", name, tolerance);
 }
 

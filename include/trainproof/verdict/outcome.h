@@ -48,10 +48,19 @@ std::optional<Status> status_from_text(const std::string& text);
 const char* law_status_text(Status s);
 Status status_of(Verdict v);
 
+// What an entry judges: a series against its golden; an invariant of a scenario or a law of
+// check or ddp-check (one kind: a rule of the documents a run must hold); a finding in a
+// team's script; a document's printed lines; or a run (bad input, a skip, an error).
+enum class EntryKind { kSeries, kInvariant, kFinding, kDocument, kRun };
+// "series", "invariant", "finding", "document", "run": as the JSON holds it.
+const char* entry_kind_text(EntryKind k);
+// entry_kind_text() read back (an entry that crossed a process boundary); nullopt for any other text.
+std::optional<EntryKind> entry_kind_from_text(const std::string& text);
+
 // One verdict: a series, an invariant, a law, a finding, a document's printed lines, or a run.
 struct ReportEntry {
   std::string scenario, device;
-  std::string kind;  // "series", "invariant" (a law too), "finding", "document", or "run" (bad input, skip, error)
+  EntryKind kind = EntryKind::kRun;
   std::string name;  // series or invariant name
   Status status = Status::kPass;
   std::string tolerance, detail;
@@ -62,11 +71,11 @@ struct ReportEntry {
   std::vector<double> golden, observed;  // the series' values, for plots
 
   ReportEntry() = default;
-  ReportEntry(std::string scenario_, std::string device_, std::string kind_, std::string name_, Status status_,
+  ReportEntry(std::string scenario_, std::string device_, EntryKind kind_, std::string name_, Status status_,
               std::string tolerance_, std::string detail_)
       : scenario(std::move(scenario_)),
         device(std::move(device_)),
-        kind(std::move(kind_)),
+        kind(kind_),
         name(std::move(name_)),
         status(status_),
         tolerance(std::move(tolerance_)),
