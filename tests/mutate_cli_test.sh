@@ -15,7 +15,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
 run() {
-  env -u PYTHONPATH "$bin" mutate --runs 1 --seed 3 --resume-args --resume --json "$tmp/r.json" "$@" \
+  env -u PYTHONPATH "$bin" mutate --runs 1 --seed 3 --resume-args --resume --json "$tmp/r.json" \
+    --junit "$tmp/r.xml" --markdown "$tmp/r.md" "$@" \
     -- "$py" "$src/examples/python_plain/train.py" --out '{run_dir}' >"$tmp/out.log" 2>&1
 }
 case $which in
@@ -33,6 +34,12 @@ if [ "$which" = quick ]; then
   "$bin" mutate -- echo hi >"$tmp/bad.log" 2>&1
   [ $? -eq 2 ] || fail "exit other than 2 for a command without a Python script"
   grep -q "PYTHON SCRIPT.py" "$tmp/bad.log" || fail "the bad input is not named: $(cat "$tmp/bad.log")"
+  # The reporters' mutate reports: a testcase per mutant (the survivor a failure), a row each.
+  grep -q '<testsuite name="trainproof mutate" tests="3" failures="1" skipped="1">' "$tmp/r.xml" \
+    || fail "the JUnit report does not count the mutants: $(head -3 "$tmp/r.xml")"
+  [ "$(grep -c '<testcase ' "$tmp/r.xml")" -eq 3 ] || fail "the JUnit report has not a testcase per mutant"
+  grep -q "^| SURVIVED | delete-zero-grad | train.py:[0-9]" "$tmp/r.md" || fail "the Markdown lacks the survivor's row"
+  tail -1 "$tmp/r.md" | grep -qxF "$summary" || fail "the Markdown does not end with the summary"
 else
   [ "$rc" -eq 0 ] || fail "exit $rc: a mutant survived on the correct example"
 fi

@@ -141,15 +141,6 @@ bool same_run(const fs::path& a, const fs::path& b) {
 
 }  // namespace
 
-std::string MutateReport::summary() const {
-  return fmt::format("mutate: {} mutants, {} caught, {} survived, {} not applicable", mutants.size(), caught, survived,
-                     not_applicable);
-}
-
-int exit_code(const MutateReport& r) {
-  return r.survived ? kExitMismatch : kExitOk;
-}
-
 MutateReport mutate(const MutateOptions& o) {
   const auto& cmd = o.check.command;
   size_t at = 1;
@@ -264,99 +255,6 @@ MutateReport mutate(const MutateOptions& o) {
     out.not_applicable += m.outcome == MutantResult::Outcome::kNotApplicable;
   }
   return out;
-}
-
-namespace {
-
-const char* outcome_text(MutantResult::Outcome o) {
-  switch (o) {
-    case MutantResult::Outcome::kCaught:
-      return "caught";
-    case MutantResult::Outcome::kSurvived:
-      return "SURVIVED";
-    case MutantResult::Outcome::kNotApplicable:
-      return "not applicable";
-  }
-  return "?";
-}
-
-std::string xml_escaped(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
-std::string mutate_table(const MutateReport& r) {
-  std::string out;
-  for (const auto& m : r.mutants)
-    out += fmt::format("{:<15} {:<29} {:<16} {}\n", outcome_text(m.outcome), m.id, m.where.empty() ? "-" : m.where,
-                       m.by.empty() ? m.why : m.by);
-  for (const auto& f : r.base_findings) out += fmt::format("(the unmutated script draws {})\n", f);
-  return out + r.summary() + "\n";
-}
-
-void write_mutate_reports(const MutateOptions& o, const MutateReport& r) {
-  if (!o.json.empty()) {
-    nlohmann::json j;
-    j["mutants"] = nlohmann::json::array();
-    for (const auto& m : r.mutants)
-      j["mutants"].push_back({{"id", m.id},
-                              {"what", m.what},
-                              {"where", m.where},
-                              {"outcome", outcome_text(m.outcome)},
-                              {"by", m.by},
-                              {"why", m.why}});
-    j["unmutated_findings"] = r.base_findings;
-    j["summary"] = {{"mutants", r.mutants.size()},
-                    {"caught", r.caught},
-                    {"survived", r.survived},
-                    {"not_applicable", r.not_applicable}};
-    atomic_write_bytes(o.json, j.dump(2) + "\n");
-  }
-  if (!o.junit.empty()) {
-    std::string x = fmt::format(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"trainproof mutate\" tests=\"{}\" "
-        "failures=\"{}\" skipped=\"{}\">\n",
-        r.mutants.size(), r.survived, r.not_applicable);
-    for (const auto& m : r.mutants) {
-      x += fmt::format("  <testcase classname=\"mutate.{}\" name=\"{}\">", xml_escaped(m.id),
-                       xml_escaped(m.where.empty() ? m.id : m.where));
-      if (m.outcome == MutantResult::Outcome::kSurvived)
-        x += fmt::format("<failure message=\"survived\">{}</failure>", xml_escaped(m.why));
-      else if (m.outcome == MutantResult::Outcome::kNotApplicable)
-        x += fmt::format("<skipped message=\"{}\"/>", xml_escaped(m.why));
-      else
-        x += fmt::format("<system-out>{}</system-out>", xml_escaped(m.by));
-      x += "</testcase>\n";
-    }
-    atomic_write_bytes(o.junit, x + "</testsuite>\n");
-  }
-  if (!o.markdown.empty()) {
-    std::string md = "| outcome | mutation | where | by / why |\n|---|---|---|---|\n";
-    for (const auto& m : r.mutants)
-      md += fmt::format("| {} | {} | {} | {} |\n", outcome_text(m.outcome), m.id, m.where.empty() ? "-" : m.where,
-                        m.by.empty() ? m.why : m.by);
-    atomic_write_bytes(o.markdown, md + "\n" + r.summary() + "\n");
-  }
 }
 
 }  // namespace trainproof

@@ -1,5 +1,5 @@
 // `trainproof mutate [check options] -- CMD [ARGS...]`: the documents' mistakes planted into
-// copies of the team's script, each held to check (runner/mutate.h).
+// copies of the team's script, each held to check (check/mutate.h).
 #include <memory>
 #include <string>
 
@@ -8,11 +8,15 @@
 
 #include "src/cli/commands.h"
 #include "trainproof/check/mutate.h"
+#include "trainproof/report/report.h"
 
 namespace trainproof::cli {
 
 CliCommand mutate_command() {
-  auto o = std::make_shared<MutateOptions>();
+  struct Options : MutateOptions {
+    ReportFiles reports;
+  };
+  auto o = std::make_shared<Options>();
   return {[o](CLI::App& app) {
             auto* mutate = app.add_subcommand(
                 "mutate",
@@ -22,16 +26,13 @@ CliCommand mutate_command() {
             mutate->add_option("--only", o->only, "Only these mutations (comma-separated ids)")
                 ->delimiter(',')
                 ->allow_extra_args(false);
-            mutate->add_option("--json", o->json, "Write the mutants' outcomes as JSON");
-            mutate->add_option("--junit", o->junit, "Write them as JUnit XML (a survivor is a failure)");
-            mutate->add_option("--markdown", o->markdown, "Write them as a Markdown table");
+            add_report_options(mutate, o->reports, ReportKind::kMutate);
             return mutate;
           },
           [o] {
             finish_check_options(o->check, "");
             const MutateReport r = trainproof::mutate(*o);
-            fmt::print("{}", mutate_table(r));
-            write_mutate_reports(*o, r);
+            emit_report(o->reports, [&](const Reporter& x) { return x.mutate(r); });
             return exit_code(r);
           }};
 }

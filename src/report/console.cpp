@@ -263,6 +263,15 @@ void print_ddp_check_report(Out o, const VerifyReport& r) {
                  n.failed, n.skipped);
 }
 
+// mutate: a row per mutant, what the unmutated script draws, then the summary line.
+void print_mutate_report(Out o, const MutateReport& r) {
+  for (const auto& m : r.mutants)
+    fmt::format_to(o, "{:<15} {:<29} {:<16} {}\n", outcome_text(m.outcome), m.id, m.where.empty() ? "-" : m.where,
+                   m.by.empty() ? m.why : m.by);
+  for (const auto& f : r.base_findings) fmt::format_to(o, "(the unmutated script draws {})\n", f);
+  fmt::format_to(o, "{}\n", r.summary());
+}
+
 class ConsoleReporter : public Reporter {
  public:
   std::string verify(const VerifyReport& r) const override {
@@ -285,6 +294,9 @@ class ConsoleReporter : public Reporter {
   }
   std::string tolerances(const std::vector<ToleranceRow>& rows) const override {
     return render([&](Out o) { print_tolerances(o, rows); });
+  }
+  std::string mutate(const MutateReport& r) const override {
+    return render([&](Out o) { print_mutate_report(o, r); });
   }
 
  private:

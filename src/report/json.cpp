@@ -54,6 +54,24 @@ std::string json_of(const VerifyReport& r) {
 class JsonReporter : public Reporter {
  public:
   std::string verify(const VerifyReport& r) const override { return json_of(r); }
+  std::string mutate(const MutateReport& r) const override {
+    nlohmann::json j;
+    j["command"] = "mutate";
+    j["mutants"] = nlohmann::json::array();
+    for (const auto& m : r.mutants)
+      j["mutants"].push_back({{"id", m.id},
+                              {"what", m.what},
+                              {"where", m.where},
+                              {"outcome", outcome_text(m.outcome)},
+                              {"by", m.by},
+                              {"why", m.why}});
+    j["unmutated_findings"] = r.base_findings;
+    j["summary"] = {{"mutants", r.mutants.size()},
+                    {"caught", r.caught},
+                    {"survived", r.survived},
+                    {"not_applicable", r.not_applicable}};
+    return j.dump(2) + "\n";
+  }
 };
 
 }  // namespace

@@ -41,6 +41,25 @@ std::string junit_of(const VerifyReport& r) {
 class JunitReporter : public Reporter {
  public:
   std::string verify(const VerifyReport& r) const override { return junit_of(r); }
+  // A mutant a testcase: a survivor fails, one not applicable is skipped.
+  std::string mutate(const MutateReport& r) const override {
+    std::string x = fmt::format(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"trainproof mutate\" tests=\"{}\" "
+        "failures=\"{}\" skipped=\"{}\">\n",
+        r.mutants.size(), r.survived, r.not_applicable);
+    for (const auto& m : r.mutants) {
+      x += fmt::format("  <testcase classname=\"mutate.{}\" name=\"{}\">", xml_escape(m.id),
+                       xml_escape(m.where.empty() ? m.id : m.where));
+      if (m.outcome == MutantResult::Outcome::kSurvived)
+        x += fmt::format("<failure message=\"survived\">{}</failure>", xml_escape(m.why));
+      else if (m.outcome == MutantResult::Outcome::kNotApplicable)
+        x += fmt::format("<skipped message=\"{}\"/>", xml_escape(m.why));
+      else
+        x += fmt::format("<system-out>{}</system-out>", xml_escape(m.by));
+      x += "</testcase>\n";
+    }
+    return x + "</testsuite>\n";
+  }
 };
 
 }  // namespace

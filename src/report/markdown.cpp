@@ -77,6 +77,13 @@ class MarkdownReporter : public Reporter {
     return regen_markdown(changes, r.tolerances);
   }
   std::string tolerances(const std::vector<ToleranceRow>& rows) const override { return tolerances_markdown(rows); }
+  std::string mutate(const MutateReport& r) const override {
+    std::string md = "| outcome | mutation | where | by / why |\n|---|---|---|---|\n";
+    for (const auto& m : r.mutants)
+      md += fmt::format("| {} | {} | {} | {} |\n", outcome_text(m.outcome), m.id, m.where.empty() ? "-" : m.where,
+                        m.by.empty() ? m.why : m.by);
+    return md + "\n" + r.summary() + "\n";
+  }
 };
 
 }  // namespace

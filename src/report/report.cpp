@@ -51,19 +51,23 @@ std::string Reporter::tolerances(const std::vector<ToleranceRow>&) const {
   throw std::logic_error("this format holds no tolerances report");
 }
 
+std::string Reporter::mutate(const MutateReport&) const {
+  throw std::logic_error("this format holds no mutate report");
+}
+
 const std::vector<ReportFormat>& report_formats() {
   using K = ReportKind;
   static const std::vector<ReportFormat> formats = {
       {"json",
        "--json,--report",
        "Write the results as JSON to this file (- for the screen)",
-       {K::kVerify, K::kCompare, K::kCheck, K::kDdpCheck},
+       {K::kVerify, K::kCompare, K::kCheck, K::kDdpCheck, K::kMutate},
        json_reporter},
       {"junit",
        "--junit",
        "Write JUnit XML (a testcase per scenario x device x series, invariant, law or finding) to this file (- for "
        "the screen)",
-       {K::kVerify, K::kCompare, K::kCheck, K::kDdpCheck},
+       {K::kVerify, K::kCompare, K::kCheck, K::kDdpCheck, K::kMutate},
        junit_reporter},
       {"html",
        "--html",
@@ -74,7 +78,7 @@ const std::vector<ReportFormat>& report_formats() {
        "--markdown",
        "Write the report as Markdown (for a pull-request comment) to this file (- for the screen): what changed "
        "and every series' tolerance where goldens were written",
-       {K::kVerify, K::kCompare, K::kCheck, K::kDdpCheck, K::kRegen, K::kTolerances},
+       {K::kVerify, K::kCompare, K::kCheck, K::kDdpCheck, K::kRegen, K::kTolerances, K::kMutate},
        markdown_reporter},
   };
   return formats;

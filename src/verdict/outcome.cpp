@@ -48,6 +48,8 @@ const char* report_kind_text(ReportKind k) {
       return "regen";
     case ReportKind::kTolerances:
       return "tolerances";
+    case ReportKind::kMutate:
+      return "mutate";
   }
   return "?";
 }
@@ -166,6 +168,27 @@ int exit_code(const CheckReport& r) {
 std::string ReportEntry::heading() const {
   if (kind != EntryKind::kSeries) return name;
   return tolerance.empty() ? fmt::format("golden {}", name) : fmt::format("golden {} within {}", name, tolerance);
+}
+
+const char* outcome_text(MutantResult::Outcome o) {
+  switch (o) {
+    case MutantResult::Outcome::kCaught:
+      return "caught";
+    case MutantResult::Outcome::kSurvived:
+      return "SURVIVED";
+    case MutantResult::Outcome::kNotApplicable:
+      return "not applicable";
+  }
+  return "?";
+}
+
+std::string MutateReport::summary() const {
+  return fmt::format("mutate: {} mutants, {} caught, {} survived, {} not applicable", mutants.size(), caught, survived,
+                     not_applicable);
+}
+
+int exit_code(const MutateReport& r) {
+  return r.survived ? kExitMismatch : kExitOk;
 }
 
 }  // namespace trainproof

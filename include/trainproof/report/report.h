@@ -27,9 +27,10 @@ class Reporter {
   virtual std::string check(const CheckReport& r) const { return verify(r.report); }
   virtual std::string regen(const RegenReport& r) const;
   virtual std::string tolerances(const std::vector<ToleranceRow>& rows) const;
+  virtual std::string mutate(const MutateReport& r) const;
 };
 
-// The console: what verify, compare, regen, check, ddp-check and tolerances print for people
+// The console: what verify, compare, regen, check, ddp-check, tolerances and mutate print for people
 // (warnings also on stderr as it renders them).
 std::unique_ptr<Reporter> console_reporter();
 std::unique_ptr<Reporter> json_reporter();

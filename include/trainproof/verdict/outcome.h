@@ -158,8 +158,8 @@ struct RunPlot {
 };
 
 // The commands whose reports there are: a reporter renders each (report/report.h).
-enum class ReportKind { kVerify, kCompare, kCheck, kDdpCheck, kRegen, kTolerances };
-// "verify", "compare", "check", "ddp-check", "regen", "tolerances"
+enum class ReportKind { kVerify, kCompare, kCheck, kDdpCheck, kRegen, kTolerances, kMutate };
+// "verify", "compare", "check", "ddp-check", "regen", "tolerances", "mutate"
 const char* report_kind_text(ReportKind k);
 
 // What verify and compare found (also what check and ddp-check report: `kind` says whose).
@@ -252,5 +252,27 @@ struct CheckReport {
 // 1 when a law or a finding breaks, or the golden was refused; else 4 when a law could not be
 // tested (NOT TESTED); else 0.
 int exit_code(const CheckReport& r);
+
+// mutate: one mutant, a mistake planted at a line, and what check made of it.
+struct MutantResult {
+  std::string id;     // the mutation: delete-zero-grad, drop-checkpoint-key, ...
+  std::string what;   // "zero_grad() deleted"
+  std::string where;  // file:line where it was planted (the same in the script and the mutant)
+  enum class Outcome { kCaught, kSurvived, kNotApplicable } outcome = Outcome::kNotApplicable;
+  std::string by;   // caught: the finding (id, step, line) or the broken law
+  std::string why;  // survived or not applicable: why, as far as check can tell, and what would show it
+};
+// "caught", "SURVIVED", "not applicable"
+const char* outcome_text(MutantResult::Outcome o);
+
+// What mutate found: each mutant's outcome, and what the unmutated script draws.
+struct MutateReport {
+  std::vector<MutantResult> mutants;
+  std::vector<std::string> base_findings;  // what the unmutated script draws (not evidence against a mutant)
+  size_t caught = 0, survived = 0, not_applicable = 0;
+  std::string summary() const;  // "mutate: N mutants, C caught, S survived, A not applicable"
+};
+// 0 when no mutant survived, 1 when one did.
+int exit_code(const MutateReport& r);
 
 }  // namespace trainproof
