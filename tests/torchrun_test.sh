@@ -17,7 +17,7 @@ restarts=1
 case $case in hang | dies) restarts=0 ;; esac
 run() {
   timeout 300 "$torchrun" --standalone --nproc-per-node "$nproc" --max-restarts "$restarts" --no-python \
-    "$bin" ddp-check --run-dir "$tmp/run" --out "$tmp/result.json" --junit "$tmp/result.xml" >"$tmp/out.log" 2>&1
+    "$bin" ddp-check --run-dir "$tmp/run" --json "$tmp/result.json" --junit "$tmp/result.xml" >"$tmp/out.log" 2>&1
 }
 fail() { echo "FAIL: $*"; echo "--- torchrun output:"; tail -60 "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
 
@@ -25,25 +25,29 @@ case $case in
   laws)
     run || fail "torchrun exited $? on $nproc ranks"
     python3 - "$tmp/result.json" "$nproc" <<'PY' || fail "the combined result does not show every law held on every rank"
-import json, sys
+import json, re, sys
 r = json.load(open(sys.argv[1])); n = int(sys.argv[2])
-assert r["launcher"] == "torchrun" and r["world"] == n, r
-assert r["attempt"] >= 1, "torchrun did not restart the group: the resume law was not exercised"
-assert sorted(v["rank"] for v in r["ranks"]) == list(range(n)), r["ranks"]
-assert r["broken"] == 0 and r["skipped"] == 0, [c for v in r["ranks"] for c in v["checks"] if c["status"] != "held"]
-for v in r["ranks"]:
-    laws = [c["law"] for c in v["checks"]]
+assert r["command"] == "ddp-check", r["command"]
+ctx = r["context"]
+assert ctx["launcher"] == "torchrun" and ctx["world"] == str(n), ctx
+assert int(ctx["attempt"]) >= 1, "torchrun did not restart the group: the resume law was not exercised"
+ranks = {}
+for row in r["results"]:
+    ranks.setdefault(int(re.match(r"rank (\d+) \(", row["device"]).group(1)), []).append(row)
+assert sorted(ranks) == list(range(n)), sorted(ranks)
+assert r["failed"] == 0 and r["skipped"] == 0, [c for c in r["results"] if c["status"] != "pass"]
+for rows in ranks.values():
+    laws = [c["name"] for c in rows]
     assert any(l.startswith("killed and restarted by the launcher") for l in laws), laws
     assert any(l.startswith(f"world {n} even: matches the full batch") for l in laws), laws
-golden = [c for c in r["ranks"][0]["checks"] if c["law"].startswith("golden ")]
-assert len(golden) == 3, golden  # full batch, even and uneven by size, all in the golden for N = 2 and 4
-series = [c for v in r["ranks"] for c in v["checks"] if c["kind"] == "series"]
-assert series == golden, series  # the golden's values are series rows, as verify's; every other row a law
+series = [c for c in r["results"] if c["kind"] == "series"]
+assert len(series) == 3, series  # full batch, even and uneven by size, all in the golden for N = 2 and 4
+assert all(c["device"].startswith("rank 0 ") for c in series), series  # rank 0 holds the golden, as verify does
 import xml.etree.ElementTree as ET
 suite = ET.parse(sys.argv[1][:-len(".json")] + ".xml").getroot().find("testsuite")
-checks = sum(len(v["checks"]) for v in r["ranks"])
+checks = len(r["results"])
 assert int(suite.get("tests")) == checks and int(suite.get("failures")) == 0, (suite.attrib, checks)
-print(f"{n} ranks: {checks} checks held (the JUnit report too); attempt {r['attempt']}")
+print(f"{n} ranks: {checks} checks held (the JUnit report too); attempt {ctx['attempt']}")
 PY
     ;;
   control)

@@ -15,7 +15,7 @@ namespace {
 
 // Each rank prints what it found; rank 0 then names every broken law with its rank and host,
 // counts them, and writes the report files.
-int print_ddp_check(const DdpCheckReport& r, const DdpCheckOptions& o, const ReportFiles& reports) {
+int print_ddp_check(const DdpCheckReport& r, const ReportFiles& reports) {
   const LaunchEnv& e = r.env;
   fmt::print("rank {} of {} (local rank {}, {} on {}, attempt {}) joined through the TCPStore at {}:{}\n", e.rank,
              e.world, e.local_rank, e.launcher, r.host, e.restart_count, e.master_addr, e.master_port);
@@ -23,8 +23,7 @@ int print_ddp_check(const DdpCheckReport& r, const DdpCheckOptions& o, const Rep
     fmt::print("rank {}: {:<8} {}{}\n", e.rank, ddp_row_status(l), l.heading(),
                l.detail.empty() ? "" : " (" + l.detail + ")");
   if (!r.ranks) return kExitOk;  // rank 0 decides the exit code
-  fmt::print("ddp-check: {} ranks ({}){}\n", e.world, e.launcher,
-             o.out.empty() ? "" : "; combined result in " + o.out.string());
+  fmt::print("ddp-check: {} ranks ({}), every rank's verdict:\n", e.world, e.launcher);
   emit_report(reports, [&](const Reporter& x) { return x.verify(*r.ranks); });
   return exit_code(*r.ranks);
 }
@@ -45,7 +44,6 @@ CliCommand ddp_check_command(CliEnv& env) {
                                            "those ranks, through a TCPStore");
             ddp->add_option("--run-dir", c.run_dir, "Checkpoints of the resume law (a folder every rank can reach)")
                 ->required();
-            ddp->add_option("--out", c.out, "Rank 0 writes the combined result of every rank here (JSON)");
             add_report_options(ddp, o->reports, ReportKind::kDdpCheck);
             ddp->add_option("--golden", env.golden_dir, "Folder of golden .h5 files (ddp_equivalence.h5 is compared)");
             ddp->add_flag("--no-golden", o->no_golden, "Do not compare with the golden");
@@ -62,7 +60,7 @@ CliCommand ddp_check_command(CliEnv& env) {
             if (c.kill_at >= c.steps)
               throw BadInput(fmt::format("--kill-at {} must be below --steps {}", c.kill_at, c.steps));
             if (!o->no_golden) c.golden = golden_path(env.golden_dir, "ddp_equivalence");
-            return print_ddp_check(ddp_check(c), c, o->reports);
+            return print_ddp_check(ddp_check(c), o->reports);
           }};
 }
 

@@ -306,9 +306,10 @@ DdpCheckReport ddp_check(const DdpCheckOptions& o) {
   if (e.rank != 0) return report;  // rank 0 gathers every rank's verdict and decides the exit code
 
   await_ranks(*store, "verdict", e.world, timeout, "report its verdict");
-  nlohmann::json all = {{"launcher", e.launcher}, {"world", e.world}, {"attempt", e.restart_count}, {"ranks", {}}};
   VerifyReport ranks;
   ranks.kind = ReportKind::kDdpCheck;
+  ranks.context = {
+      {"launcher", e.launcher}, {"world", std::to_string(e.world)}, {"attempt", std::to_string(e.restart_count)}};
   for (int r = 0; r < e.world; ++r) {
     auto v = nlohmann::json::parse(get_text(*store, fmt::format("verdict/{}", r)));
     const std::string device = fmt::format("rank {} ({})", r, v["host"].get<std::string>());
@@ -324,13 +325,7 @@ DdpCheckReport ddp_check(const DdpCheckOptions& o) {
         ranks.entries.push_back(std::move(entry));
       }
     }
-    all["ranks"].push_back(std::move(v));
   }
-  const Tally n = tally(ranks.entries);
-  all["held"] = n.passed;
-  all["broken"] = n.failed;
-  all["skipped"] = n.skipped;
-  if (!o.out.empty()) atomic_write_bytes(o.out, all.dump(2) + "\n");
   report.ranks = std::move(ranks);
   return report;
 }

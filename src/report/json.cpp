@@ -12,6 +12,7 @@ namespace {
 std::string json_of(const VerifyReport& r) {
   nlohmann::json j;
   j["command"] = report_kind_text(r.kind);
+  for (const auto& [name, value] : r.context) j["context"][name] = value;
   j["seconds"] = r.seconds;
   if (r.document_lines > 0)
     j["document_lines"] = {{"total", r.document_lines},

@@ -50,11 +50,10 @@ std::optional<LaunchEnv> launch_env(const std::function<const char*(const char*)
 // shards weighed by size, the same gradient on every rank, and the goldens' values), and,
 // where the launcher restarts a failed group (torchrun --max-restarts >= 1), exact resume
 // after a rank is SIGKILLed. Each rank returns its verdict; rank 0 gathers every rank's through
-// the store and writes the combined result (--out). Gloo on the CPU only (NCCL ranks under
-// torchrun are not built yet).
+// the store into one report, which the reporters render (--json, --junit, ...). Gloo on the CPU
+// only (NCCL ranks under torchrun are not built yet).
 struct DdpCheckOptions {
   std::filesystem::path run_dir;  // checkpoints of the resume law; shared by all ranks (one filesystem)
-  std::filesystem::path out;      // the combined result (JSON), written by rank 0; may be empty
   std::filesystem::path golden;   // ddp_equivalence's golden; empty: no golden comparison
   int64_t steps = 16, ckpt_every = 4, kill_at = 6;
   uint64_t seed = 0;
@@ -68,7 +67,7 @@ struct DdpCheckReport {
   std::vector<ReportEntry> laws;      // this rank's laws and series
   std::optional<VerifyReport> ranks;  // rank 0 only: every rank's, device "rank R (HOST)"
 };
-// A row's status as ddp-check prints it and its --out holds it (its name: ReportEntry::heading()):
+// A row's status as each rank prints it and sends it to rank 0 (its name: ReportEntry::heading()):
 // law_status_text()'s (verdict/outcome.h): "held", "BROKEN" or "skipped".
 const char* ddp_row_status(const ReportEntry& row);
 DdpCheckReport ddp_check(const DdpCheckOptions& o);

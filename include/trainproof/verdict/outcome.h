@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "trainproof/core/compare.h"
@@ -179,6 +180,9 @@ struct VerifyReport {
   std::vector<PathAgreement> agreement;  // verify --paths only
   std::vector<Finding> findings;         // check only
   std::vector<RunPlot> run_plots;        // check only: its runs, a plot per recorded scalar
+  // What the report was made under, as "name: value" pairs (ddp-check: the launcher, the world
+  // size, the launcher's restart attempt).
+  std::vector<std::pair<std::string, std::string>> context;
   // verify on the CPU: the documents' printed lines, and how many of them the runs printed exactly
   // (document_lines_last_digit: where the golden was made elsewhere, lines whose numbers
   // differ from the document's by one unit of the last printed digit)
