@@ -208,6 +208,40 @@ TEST(ProbeFindingsTest, ARestartIsAlignedWithTheEarlierRestartWhoseCheckpointItL
   EXPECT_EQ(align_restarts(straight, resumed)[1].how.find("parameter digest"), std::string::npos);
 }
 
+// A restart that loads the model but not the optimizer (nor the RNGs): its optimizer state is
+// empty and its RNG freshly seeded, as at step 1, and its batch is step 1's; only its parameters
+// are the step it resumed at. It is no restart from step 1, whose parameters are the initial
+// ones (nanoGPT with its optimizer restore deleted was named "at step 1"); the control: with
+// the initial parameters too, it began again.
+TEST(ProbeFindingsTest, TheLoadedParametersPlaceARestartOverAFreshOptimizerAndRng) {
+  RecordedTrace straight, resumed;
+  const auto with = [](ProbeStep p, const std::string& optimizer, const std::string& batch) {
+    p.digests["optimizer"] = optimizer;
+    p.digests["batch"] = batch;
+    return p;
+  };
+  const auto at = [&](int start, int64_t seq, int64_t step) {
+    return with(step_of(start, seq, fmt::format("p{}", step), fmt::format("r{}", step)),
+                step == 1 ? "empty" : fmt::format("o{}", step), fmt::format("b{}", step));
+  };
+  for (int64_t s = 1; s <= 30; ++s) straight.probe.push_back(at(1, s, s));
+  for (int64_t s = 1; s <= 15; ++s) resumed.probe.push_back(at(1, s, s));
+  resumed.probe.push_back(with(step_of(2, 1, "p11", "r1"), "empty", "b1"));  // step 11's model, step 1's rest
+  auto a = align_restarts(straight, resumed);
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].step, 11);
+  EXPECT_EQ(a[0].how, "parameter digest");
+  const auto d = first_departure(straight, resumed, a);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->step, 11);
+  EXPECT_NE(std::find(d->differing.begin(), d->differing.end(), "optimizer"), d->differing.end());
+
+  resumed.probe.back().digests["params"] = "p1";  // the control: the initial model too, it began again
+  a = align_restarts(straight, resumed);
+  EXPECT_EQ(a[0].step, 1);
+  EXPECT_NE(a[0].how.find("the initial parameters, trained again from the start"), std::string::npos) << a[0].how;
+}
+
 // A restart whose every digest of the state agrees with the uninterrupted run's, yet whose step
 // values depart (a generator of the script's own that the checkpoint does not save): named as
 // such, not as a missing state. The quick form of CheckFirstOpTest.unsaved-generator (nightly),

@@ -97,13 +97,16 @@ std::vector<RestartAlignment> align_restarts(const RecordedTrace& straight, cons
     // digests (and the same optimizer step counter); on a tie, the one with equal parameters,
     // then the earliest. A step of the uninterrupted run, or of an earlier restart that had
     // departed before it wrote the checkpoint this one loaded (its state is no step of the
-    // uninterrupted run's).
+    // uninterrupted run's). Never step 1 of the uninterrupted run with other parameters than
+    // its initial ones: a restart that began again has them; one that loaded the model and
+    // nothing else (a fresh optimizer, freshly seeded RNGs: step 1's state, each) has not.
     RestartAlignment a{start, 1, "nothing matched: assumed it began again at step 1"};
     int best = -1;
     bool best_params = false;
     const auto consider = [&](const ProbeStep& candidate, int64_t step, const std::string& whose) {
       const bool same_params = digest_or(candidate, "params") == digest_or(first, "params");
       const bool same_counter = first.opt_step && candidate.opt_step == first.opt_step;
+      if (step == 1 && whose.empty() && !same_params) return;
       const int score = static_cast<int>(equal_digests(first, candidate)) + (same_counter ? 1 : 0);
       if (score == 0 || score < best || (score == best && (best_params || !same_params))) return;
       best = score;
