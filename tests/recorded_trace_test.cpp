@@ -440,5 +440,32 @@ TEST(ProbeFindingsTest, AnRngRestoredThenDrawnFromIsNotMissing) {
   EXPECT_EQ(diagnose_resume(resumed, d).at(0).id, "resume-missing-rng-state");
 }
 
+// nondeterministic-op, from two reruns' op records: the first op whose inputs were bitwise equal
+// and whose outputs were not, at its line; an op on uninitialized memory (aten::empty) parts
+// every run and means nothing. The control: runs whose ops agree name nothing.
+TEST(OpFindingsTest, TheFirstOpWithEqualInputsAndDifferentOutputsIsNamed) {
+  RecordedTrace a, b;
+  const auto op = [](int64_t i, const std::string& name, const std::string& in, const std::string& out,
+                     const std::string& where) { return ProbeOp{3, i, name, in, out, where}; };
+  a.ops = {op(1, "aten::mm", "i1", "o1", "model.py:10"), op(2, "aten::empty", "e", "u1", "model.py:11"),
+           op(3, "aten::randn", "i2", "r1", "model.py:12"), op(4, "aten::add", "i3", "s1", "model.py:13")};
+  b.ops = {op(1, "aten::mm", "i1", "o1", "model.py:10"), op(2, "aten::empty", "e", "u2", "model.py:11"),
+           op(3, "aten::randn", "i2", "r2", "model.py:12"), op(4, "aten::add", "i4", "s2", "model.py:13")};
+  const auto found = first_parting_op(a, b, 4);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "nondeterministic-op");
+  EXPECT_EQ(found[0].law, "determinism");
+  EXPECT_EQ(found[0].step, 4);
+  EXPECT_EQ(found[0].where, "model.py:12");
+  EXPECT_NE(found[0].detail.find("aten::randn"), std::string::npos) << found[0].detail;
+  EXPECT_NE(found[0].detail.find("a random op drawing from a generator that is not seeded"), std::string::npos)
+      << found[0].detail;
+
+  b.ops[2].out = "r1";  // the control: the random op agrees, and so does every op after it but by inputs
+  b.ops[3].in = "i3";
+  b.ops[3].out = "s1";
+  EXPECT_TRUE(first_parting_op(a, b, 4).empty());
+}
+
 }  // namespace
 }  // namespace trainproof
