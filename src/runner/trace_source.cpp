@@ -50,4 +50,26 @@ std::vector<PathTrace> path_traces(const std::string& name, const std::vector<Pa
   return out;
 }
 
+// What a recording holds of `name`, the one ladder of both verify loops: its trace, or null with
+// the entry that says why (skipped, an error, not recorded) added to the report.
+const Trace* recorded_trace(const std::string& name, const std::string& label, const Recording& recording,
+                            VerifyReport& report) {
+  const auto rec = recording.scenarios.find(name);
+  if (rec == recording.scenarios.end()) {
+    report.entries.emplace_back(name, label, EntryKind::kRun, "(run)", Status::kError, "", "not recorded");
+    return nullptr;
+  }
+  switch (rec->second.status) {
+    case RunStatus::kOk:
+      return &rec->second.trace;
+    case RunStatus::kSkipped:
+      report.entries.emplace_back(name, label, EntryKind::kRun, "(all)", Status::kSkipped, "", rec->second.reason);
+      return nullptr;
+    case RunStatus::kError:
+      break;
+  }
+  report.entries.emplace_back(name, label, EntryKind::kRun, "(run)", Status::kError, "", rec->second.reason);
+  return nullptr;
+}
+
 }  // namespace trainproof

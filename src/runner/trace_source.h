@@ -34,6 +34,11 @@ namespace trainproof {
 // fingerprint taken after the runs (CUDA's determinism flags are set by then).
 Recording record_here(const std::vector<ScenarioDef>& defs, c10::Device device, const ProgressSink& progress);
 
+// What a recording holds of `name`, the one ladder of both verify loops: its trace, or null with
+// the entry that says why (skipped, an error, not recorded) added to the report.
+const Trace* recorded_trace(const std::string& name, const std::string& label, const Recording& recording,
+                            VerifyReport& report);
+
 // What each path recorded of `name`, as a golden is drafted from it (draft_across_paths,
 // verdict/golden_draft.h); the traces stay in `runs`.
 std::vector<PathTrace> path_traces(const std::string& name, const std::vector<PathRun>& runs);
