@@ -230,10 +230,12 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
     const auto departure = first_departure(straight, resumed, aligned);
     if (seen) {
       *seen = {resumed, {}, {}, departure ? departure->step : -1};
-      std::map<int, int64_t> last;  // each start's last step, as the uninterrupted run numbers it
-      for (const auto& a : aligned) seen->restarts.push_back(a.step);
-      std::map<int, int64_t> offset;
-      for (const auto& a : aligned) offset[a.start] = a.step - 1;
+      std::map<int, int64_t> offset,
+          last;  // each start's first step - 1, and its last step, as renumber_steps numbers them
+      for (const auto& a : aligned) {
+        seen->restarts.push_back(a.step);
+        offset[a.start] = a.step - 1;
+      }
       for (const auto& p : resumed.probe) last[p.start] = std::max(last[p.start], offset[p.start] + p.seq);
       for (const auto& [start, step] : last)
         if (start < last.rbegin()->first) seen->kills.push_back(step);
@@ -244,7 +246,8 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
         if (f.id == "resume-state-equal-values-differ") resume_op_rerun(launch, straight, *departure, progress, f);
     }
   } else {
-    const auto logged = logged_steps_from(r.trace, 0);
+    // Every step logged, in file order: where each kill came, for the report's plots only.
+    const auto logged = seen ? logged_steps_from(r.trace, 0) : std::vector<int64_t>{};
     if (seen) *seen = {resumed, {}, {}, -1};
     for (size_t i = 0; i < restarts.size(); ++i) {
       const auto steps = logged_steps_from(r.trace, restarts[i]);
