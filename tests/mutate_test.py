@@ -39,6 +39,12 @@ CASES = {
                             'meta = {"model": m, "optimizer": o}\nprint(meta)\n'),  # not what torch.save writes
     "delete-restore": ('opt.load_state_dict(ck["optimizer"])\n', "pass",
                        'model.load_state_dict(ck["model"])\n'),  # the model's: not a resume's extra state
+    "save-only-model": ("args = TrainingArguments(output_dir=o, seed=1)\n", "seed=1, save_only_model=True)",
+                        "args = TrainingArguments(output_dir=o, save_only_model=True)\n"),  # the mistake already
+    "ignore-data-skip": ("args = TrainingArguments(out, ignore_data_skip=skip)\n", "ignore_data_skip=(",
+                         "args = TrainingArguments(out, ignore_data_skip=True)\nargs = Namespace(out)\n"),
+    "unseedable-sampler": ("c = DataLoaderConfiguration(use_seedable_sampler=True)\n", "use_seedable_sampler=(",
+                           "c = DataLoaderConfiguration(**config)\n"),  # what it sets cannot be told
     "atomic-save-made-direct": ('torch.save(s, p + ".tmp")\nos.replace(p + ".tmp", p)\n', "torch.save(s, (",
                                 'torch.save(s, p)\nos.replace(q, r)\n'),  # a rename of something else
 }
@@ -119,6 +125,36 @@ class MutationTest(unittest.TestCase):
                 self.assertTrue(mark.exists())
             finally:
                 del os.environ["TRAINPROOF_MUTANT_RAN"]
+
+    def test_a_keyword_goes_after_the_last_argument_whatever_follows_it(self):
+        source = "args = TrainingArguments(\n    out,  # where\n    seed=1,\n)\nx = 1\n"
+        texts, _ = plant_in(source, "save-only-model")
+        self.assertEqual(len(texts), 1)
+        self.assertIn("seed=1, save_only_model=True,\n)", texts[0])
+        self.assertEqual(texts[0].splitlines()[4], "x = 1")
+        texts, _ = plant_in("ck = torch.load(\n    p,  # the newest\n)\n", "weights-only-false")
+        self.assertIn("p, weights_only=False,  # the newest", texts[0])
+        ast.parse(texts[0])
+
+    def test_a_framework_seed_or_restore_is_a_site_too(self):
+        for source, mid, planted in (("set_seed(0)\n", "delete-manual-seed", "pass"),
+                                     ("L.seed_everything(0, verbose=False)\n", "delete-manual-seed", "pass"),
+                                     ("accelerator.load_state(path)\n", "delete-restore", "pass"),
+                                     ("trainer.train(resume_from_checkpoint=last)\n", "delete-restore",
+                                      "resume_from_checkpoint=("),
+                                     ('trainer.fit(model, data, ckpt_path="last" if r else None)\n', "delete-restore",
+                                      "ckpt_path=(")):
+            with self.subTest(source):
+                texts, _ = plant_in(source, mid)
+                self.assertEqual(len(texts), 1, source)
+                self.assertIn(planted, texts[0])
+                ast.parse(texts[0])
+        # Correct code they resemble: a seed of numpy's, a model's weights, a fresh training.
+        for source, mid in (("np.random.seed(0)\nrandom.seed(0)\n", "delete-manual-seed"),
+                            ("model.load_state_dict(sd)\ntrainer.train()\ntrainer.fit(model, ckpt_path=None)\n",
+                             "delete-restore")):
+            with self.subTest(source):
+                self.assertEqual(plant_in(source, mid)[0], [])
 
     def test_a_multi_line_node_keeps_its_lines(self):
         source = textwrap.dedent('''\

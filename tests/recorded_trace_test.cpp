@@ -242,6 +242,37 @@ TEST(ProbeFindingsTest, TheLoadedParametersPlaceARestartOverAFreshOptimizerAndRn
   EXPECT_NE(a[0].how.find("the initial parameters, trained again from the start"), std::string::npos) << a[0].how;
 }
 
+// A restart that skips the batches it had seen but loads nothing (accelerate's load_state()
+// deleted): the initial parameters, optimizer and RNGs on step 9's batch. Aligned with step 1 by
+// its state, it departs there in the batch alone; that is no lost data position but a checkpoint
+// not loaded. The control: the first batch too, it began again and departs nowhere.
+TEST(ProbeFindingsTest, TheInitialStateOnALaterBatchIsACheckpointNotLoaded) {
+  RecordedTrace straight, resumed;
+  const auto at = [&](int start, int64_t seq, int64_t step, int64_t batch) {
+    ProbeStep p = step_of(start, seq, fmt::format("p{}", step), fmt::format("r{}", step));
+    p.digests["optimizer"] = step == 1 ? "empty" : fmt::format("o{}", step);
+    p.digests["batch"] = fmt::format("b{}", batch);
+    return p;
+  };
+  for (int64_t s = 1; s <= 16; ++s) straight.probe.push_back(at(1, s, s, s));
+  for (int64_t s = 1; s <= 10; ++s) resumed.probe.push_back(at(1, s, s, s));
+  resumed.probe.push_back(at(2, 1, 1, 9));  // the state of step 1, the batch of step 9
+  const auto a = align_restarts(straight, resumed);
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].step, 1);
+  EXPECT_TRUE(a[0].initial);
+  const auto d = first_departure(straight, resumed, a);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->differing, std::vector<std::string>{"batch"});
+  const auto found = diagnose_resume(resumed, *d);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "resume-params-differ");
+  EXPECT_NE(found[0].detail.find("loaded nothing of the checkpoint"), std::string::npos) << found[0].detail;
+
+  resumed.probe.back().digests["batch"] = "b1";  // the control: the first batch, it began again
+  EXPECT_FALSE(first_departure(straight, resumed, align_restarts(straight, resumed)).has_value());
+}
+
 // A restart whose every digest of the state agrees with the uninterrupted run's, yet whose step
 // values depart (a generator of the script's own that the checkpoint does not save): named as
 // such, not as a missing state. The quick form of CheckFirstOpTest.unsaved-generator (nightly),

@@ -99,6 +99,7 @@ class Mutation:
     catches = ()  # the finding ids that name it (a broken law catches it too)
     what = ""  # what the mistake is, for the row
     absent = ""  # why it is not applicable where the script has no site
+    resume = False  # a mistake of resume: it changes nothing before the first restart
 
     def __init__(self, source=""):
         self.source = source  # the text of the file whose tree sites() walks
@@ -110,15 +111,32 @@ class Mutation:
         """(node the row names, [edits]) for each place the mistake can be planted."""
         return []
 
+    def with_keyword(self, call, keyword, value):
+        """The text of `call` with `keyword=value` after its last argument (where a comma or a
+        comment after it cannot swallow it), on the same lines."""
+        text = self.seg(call)
+        given = call.args + call.keywords
+        if not given:
+            return text[:text.rindex(")")] + f"{keyword}={value})"
+        last = max(given, key=lambda n: (n.end_lineno, n.end_col_offset))
+        raw = text.encode()  # ast's columns are UTF-8 byte offsets
+        lines = raw.split(b"\n")
+        at = sum(len(line) + 1 for line in lines[:last.end_lineno - call.lineno])
+        at += last.end_col_offset - (call.col_offset if last.end_lineno == call.lineno else 0)
+        return (raw[:at] + f", {keyword}={value}".encode() + raw[at:]).decode()
+
 
 class DeleteCall(Mutation):
     """A statement calling NAME deleted."""
     tails = ()
+    functions = ()  # names called bare or from a module (`set_seed(0)`, `L.seed_everything(0)`)
 
     def sites(self, tree):
         for stmts in _blocks(tree):
             for s in stmts:
                 call = _calls(s, *self.tails)
+                if call is None and isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
+                    call = s.value if _call_name(s.value).rsplit(".", 1)[-1] in self.functions else None
                 if call is not None and self.wanted(call):
                     yield s, [Edit(s, "pass")]
 
@@ -158,23 +176,41 @@ class DeleteUnscale(DeleteCall):
 
 class DeleteManualSeed(DeleteCall):
     id, catches = "delete-manual-seed", ("unseeded-rng", "nondeterministic-op")
-    what, absent = "torch.manual_seed() deleted", "no torch.manual_seed() call"
+    what, absent = "torch.manual_seed() deleted", "no torch.manual_seed() or framework seed call"
     tails = ("torch.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all")
+    functions = ("set_seed", "seed_everything")  # transformers', accelerate's; Lightning's
 
 
 class DeleteRestore(DeleteCall):
-    """A restore on resume deleted: an optimizer's, scheduler's or scaler's load_state_dict, an RNG's set_state."""
+    """A restore on resume deleted: an optimizer's, scheduler's or scaler's load_state_dict, an RNG's
+    set_state, accelerate's load_state(); or the checkpoint a framework resumes from dropped
+    (Trainer.train's resume_from_checkpoint, Lightning's fit(ckpt_path=...)) made None."""
     id = "delete-restore"
     catches = ("resume-missing-optimizer-state", "resume-missing-scheduler-state", "resume-missing-scaler-state",
-               "resume-missing-rng-state", "checkpoint-missing-state")
-    what, absent = "a restore on resume deleted", "no restore of optimizer, scheduler, scaler or RNG state"
-    tails = ("load_state_dict", "set_rng_state", "set_state", "setstate")
+               "resume-missing-rng-state", "resume-missing-data-position", "resume-params-differ",
+               "checkpoint-missing-state")
+    what = "a restore on resume deleted"
+    absent = "no restore of optimizer, scheduler, scaler or RNG state, nor a checkpoint a framework resumes from"
+    resume = True
+    tails = ("load_state_dict", "set_rng_state", "set_state", "setstate", "load_state")
+    RESUMED_FROM = (("train", "resume_from_checkpoint"), ("fit", "ckpt_path"))  # the method, its keyword
 
     def wanted(self, call):
         name = _call_name(call)
         if name.endswith("load_state_dict"):
             return _piece(name.rsplit(".", 1)[0]) in ("optimizer", "scheduler", "scaler")
         return True
+
+    def sites(self, tree):
+        yield from super().sites(tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            for method, keyword in self.RESUMED_FROM:
+                for kw in node.keywords:
+                    if node.func.attr == method and kw.arg == keyword and not (
+                            isinstance(kw.value, ast.Constant) and kw.value.value is None):
+                        yield node, [Edit(kw.value, "None")]
 
 
 class SoftmaxBeforeCrossEntropy(Mutation):
@@ -308,6 +344,50 @@ class SchedulerPerEpoch(Mutation):
         return None
 
 
+class FrameworkSetting(Mutation):
+    """A framework's setting turned to the mistake: KEYWORD=VALUE in calls of CALLEE (given
+    otherwise, or not given)."""
+    callee, keyword, value = "", "", ""
+
+    def sites(self, tree):
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or _call_name(node).rsplit(".", 1)[-1] != self.callee:
+                continue
+            given = [kw for kw in node.keywords if kw.arg == self.keyword]
+            if not given and not any(kw.arg is None for kw in node.keywords):
+                yield node, [Edit(node, self.with_keyword(node, self.keyword, self.value))]
+            for kw in given:
+                if not (isinstance(kw.value, ast.Constant) and repr(kw.value.value) == self.value):
+                    yield node, [Edit(kw.value, self.value)]
+
+
+class SaveOnlyModel(FrameworkSetting):
+    id = "save-only-model"
+    catches = ("checkpoint-missing-state", "resume-missing-optimizer-state", "resume-missing-scheduler-state",
+               "resume-missing-rng-state")
+    what = "Trainer's checkpoints made model-only (save_only_model=True): no optimizer, scheduler or RNG"
+    absent = "no TrainingArguments"
+    resume = True
+    callee, keyword, value = "TrainingArguments", "save_only_model", "True"
+
+
+class IgnoreDataSkip(FrameworkSetting):
+    # The restarted epoch's sampler draws its order anew from the restored RNG: the RNG redrawn.
+    id, catches = "ignore-data-skip", ("resume-missing-data-position", "resume-rng-redrawn")
+    what = "Trainer's resume made to restart the epoch's data (ignore_data_skip=True)"
+    absent = "no TrainingArguments"
+    resume = True
+    callee, keyword, value = "TrainingArguments", "ignore_data_skip", "True"
+
+
+class UnseedableSampler(FrameworkSetting):
+    id, catches = "unseedable-sampler", ("resume-missing-data-position", "resume-missing-rng-state")
+    what = "accelerate's seedable sampler turned off (use_seedable_sampler=False)"
+    absent = "no DataLoaderConfiguration"
+    resume = True
+    callee, keyword, value = "DataLoaderConfiguration", "use_seedable_sampler", "False"
+
+
 class WeightsOnlyFalse(Mutation):
     id, catches = "weights-only-false", ("unsafe-torch-load",)
     what, absent = "torch.load made to unpickle anything (weights_only=False)", "no torch.load but weights_only=False ones"
@@ -317,8 +397,7 @@ class WeightsOnlyFalse(Mutation):
             if isinstance(node, ast.Call) and _call_name(node) == "torch.load":
                 given = [kw for kw in node.keywords if kw.arg == "weights_only"]
                 if not given and not any(kw.arg is None for kw in node.keywords):  # the default (True since 2.6)
-                    call = self.seg(node)
-                    yield node, [Edit(node, call[:call.rindex(")")] + ", weights_only=False)")]
+                    yield node, [Edit(node, self.with_keyword(node, "weights_only", "False"))]
                 for kw in given:
                     if not (isinstance(kw.value, ast.Constant) and kw.value.value is False):
                         yield node, [Edit(kw.value, "False")]
@@ -349,6 +428,7 @@ class DropCheckpointKey(Mutation):
     catches = ("checkpoint-missing-state", "resume-missing-optimizer-state", "resume-missing-scheduler-state",
                "resume-missing-rng-state", "resume-missing-scaler-state", "resume-missing-data-position")
     what, absent = "a key dropped from the saved checkpoint", "no checkpoint dict saved with torch.save"
+    resume = True
 
     def sites(self, tree):
         saved = set()  # names of dicts torch.save writes
@@ -380,6 +460,7 @@ class DropCheckpointKey(Mutation):
 class AtomicSaveMadeDirect(Mutation):
     id, catches = "atomic-save-made-direct", ("non-atomic-checkpoint",)
     what, absent = "an atomic save (write, then rename) made direct", "no torch.save followed by os.replace/rename"
+    resume = True
 
     def sites(self, tree):
         for stmts in _blocks(tree):
@@ -400,7 +481,7 @@ class AtomicSaveMadeDirect(Mutation):
 
 MUTATIONS = [DeleteZeroGrad, DeleteEval, DeleteTrain, DeleteUnscale, DeleteManualSeed, SoftmaxBeforeCrossEntropy,
              NoDecayGetsDecay, SchedulerBeforeOptimizer, SchedulerPerEpoch, WeightsOnlyFalse, DeleteNoGrad, DropCheckpointKey,
-             DeleteRestore, AtomicSaveMadeDirect]
+             DeleteRestore, AtomicSaveMadeDirect, SaveOnlyModel, IgnoreDataSkip, UnseedableSampler]
 
 
 def _files(script):
@@ -471,10 +552,11 @@ def main(argv):
     if len(argv) >= 2 and argv[0] == "list":
         folder, found, absent = mutants(argv[1])
         for i, (m, f, node, _) in enumerate(found):
-            print(json.dumps({"index": i, "id": m.id, "what": m.what, "catches": list(m.catches),
+            print(json.dumps({"index": i, "id": m.id, "what": m.what, "catches": list(m.catches), "resume": m.resume,
                               "where": f"{f.relative_to(folder)}:{node.lineno}"}))
         for m in absent:
-            print(json.dumps({"index": -1, "id": m.id, "what": m.what, "catches": list(m.catches), "absent": m.absent}))
+            print(json.dumps({"index": -1, "id": m.id, "what": m.what, "catches": list(m.catches), "resume": m.resume,
+                              "absent": m.absent}))
         return 0
     if len(argv) == 4 and argv[0] == "write":
         print(plant(argv[1], int(argv[2]), argv[3]))

@@ -35,13 +35,10 @@ struct Site {
   int index = -1;
   std::string id, what, where, absent;
   std::set<std::string> catches;  // the findings that name it
+  // A mistake of resume: it changes nothing before the first restart, so the unmutated script's
+  // uninterrupted run stands for the mutant's (--reference).
+  bool resume = false;
 };
-
-// Mistakes of resume: they change nothing before the first restart, so the unmutated script's
-// uninterrupted run stands for the mutant's (--reference).
-bool of_resume(const std::string& id) {
-  return id == "drop-checkpoint-key" || id == "delete-restore" || id == "atomic-save-made-direct";
-}
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -78,6 +75,7 @@ std::vector<Site> list_sites(const std::string& python, const std::string& scrip
     s.what = j.at("what").get<std::string>();
     s.where = j.value("where", "");
     s.absent = j.value("absent", "");
+    s.resume = j.value("resume", false);
     for (const auto& c : j.at("catches")) s.catches.insert(c.get<std::string>());
     out.push_back(std::move(s));
   }
@@ -87,7 +85,7 @@ std::vector<Site> list_sites(const std::string& python, const std::string& scrip
 // Why a mutant check saw nothing, as far as check can tell, and what would make it see.
 std::string why_survived(const Site& s, const CheckOptions& c, const CheckReport& r,
                          const std::vector<std::string>& base_findings) {
-  if (of_resume(s.id)) {
+  if (s.resume) {
     if (c.kills == 0) return "no kill, so no restart to miss it: run with --kills 1 or more";
     // The unmutated script breaks the law already: its own first departure comes first.
     const auto own = std::find_if(base_findings.begin(), base_findings.end(),
@@ -203,7 +201,7 @@ MutateReport mutate(const MutateOptions& o) {
     CheckOptions c = o.check;
     c.command[at] = lines.empty() ? std::string() : lines.back();
     c.keep = dir / "runs";
-    if (of_resume(s.id) && c.reference.empty() && fs::exists(base.keep / "uninterrupted-1.trace", ec))
+    if (s.resume && c.reference.empty() && fs::exists(base.keep / "uninterrupted-1.trace", ec))
       c.reference = base.keep / "uninterrupted-1.trace";
     const ProgressSink outer = o.check.progress;
     c.progress = [outer, n, planted, &s](const std::string& text) {

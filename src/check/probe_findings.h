@@ -17,9 +17,10 @@ namespace trainproof {
 // Where one restart of a preempted run picked up: its first optimizer step is the
 // uninterrupted run's step `step` (1-based), found as `how`.
 struct RestartAlignment {
-  int start = 0;     // the restart's start number (2 = after kill 1)
-  int64_t step = 0;  // 1: it began again at the first step
-  std::string how;   // "parameter digest", "optimizer step counter", or "not found: ..."
+  int start = 0;         // the restart's start number (2 = after kill 1)
+  int64_t step = 0;      // 1: it began again at the first step
+  std::string how;       // "parameter digest", "optimizer step counter", or "not found: ..."
+  bool initial = false;  // aligned by the initial parameters: it began from the first step's state
 };
 
 // Aligns each restart of `resumed` with `straight` (both probe traces) by the parameters'

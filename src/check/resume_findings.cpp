@@ -114,10 +114,12 @@ std::vector<RestartAlignment> align_restarts(const RecordedTrace& straight, cons
       const std::string how = same_params    ? "parameter digest"
                               : same_counter ? "optimizer step counter"
                                              : fmt::format("{} equal digests of its state", score);
+      const bool initial = whose.empty() && same_params && step == 1;
       a = {start, step,
-           !whose.empty()             ? fmt::format("{}, a step of {}", how, whose)
-           : same_params && step == 1 ? how + ": the initial parameters, trained again from the start"
-                                      : how};
+           !whose.empty() ? fmt::format("{}, a step of {}", how, whose)
+           : initial      ? how + ": the initial parameters, trained again from the start"
+                          : how,
+           initial};
     };
     for (size_t j = 0; j < reference.size(); ++j) consider(*reference[j], static_cast<int64_t>(j) + 1, "");
     for (const auto& e : out) {
@@ -207,9 +209,15 @@ std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeD
     f.detail = fmt::format("at {}: {} -> {}", at, seen, what);
     findings.push_back(std::move(f));
   };
-  if (has("params"))
+  // Began from the first step's state (initial parameters, a fresh optimizer, freshly seeded
+  // RNGs) on a later batch: the restart moved the data on and loaded nothing else.
+  const bool nothing_loaded = r.initial && i == 0 && has("batch");
+  if (has("params") || nothing_loaded)
     add("resume-params-differ",
-        "the parameters are not the checkpoint's: load model.state_dict() from it before training");
+        nothing_loaded ? "the restart trains the initial parameters (a fresh optimizer, freshly seeded RNGs) on a "
+                         "later batch: it skipped the data it had seen but loaded nothing of the checkpoint; load "
+                         "the model's, optimizer's and RNGs' states from it before training"
+                       : "the parameters are not the checkpoint's: load model.state_dict() from it before training");
   if (has("optimizer"))
     add("resume-missing-optimizer-state",
         "the checkpoint does not restore the optimizer's state: save and load optimizer.state_dict()");
@@ -232,7 +240,7 @@ std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeD
     if (k.rfind("rng.", 0) == 0 && !(k == "rng.torch" && !restored.empty()))
       add("resume-missing-rng-state",
           fmt::format("{} differs: the checkpoint does not restore {}", rng_name(k), rng_call(k)));
-  if (has("batch") && !any_rng)
+  if (has("batch") && !any_rng && !nothing_loaded)
     add("resume-missing-data-position",
         "the step's input batch differs while every RNG agrees: the checkpoint does not restore where the data "
         "order stood (epoch and batch index, or the sampler's state)");
