@@ -100,6 +100,7 @@ void train_recipe(RunContext& ctx, const AmpRecipe& recipe, Trace& t) {
 TRAINPROOF_SCENARIO(amp_loop, "A Mixed-Precision Training Loop") {
   Trace t;
   for (const auto& recipe : ctx.amp_recipes()) train_recipe(ctx, recipe, t);
+  t.differ_across_devices(kDeviceRecipe);
 
   const auto [skipped, scale_before, scale_after] = inf_step_is_skipped(ctx.device());
   ctx.print("inf gradients with an enabled scaler: step skipped: {}  scale {:g} -> {:g}", skipped ? "True" : "False",

@@ -64,6 +64,7 @@ void run_recipe(RunContext& ctx, const AmpRecipe& recipe, Trace& t) {
 TRAINPROOF_SCENARIO(autocast_dtypes, "Mixed Precision: What autocast Changes") {
   Trace t;
   for (const auto& recipe : ctx.amp_recipes()) run_recipe(ctx, recipe, t);
+  t.differ_across_devices(kDeviceRecipe);
   return t;
 }
 

@@ -99,7 +99,8 @@ TRAINPROOF_SCENARIO(deterministic, "Tracking and Reproducibility: use_determinis
             fmt::format("{}", fmt::join(refused, ", ")));
 
   Trace t;
-  t.add_ints("refuses_per_candidate_op", DType::kInt32, refuses);
+  t.add_ints("refuses_per_candidate_op", DType::kInt32, refuses).across_devices =
+      "which ops lack a deterministic implementation is each device's own (PyTorch's list differs for CPU and CUDA)";
   record(t, "params_after_20_steps", first);
   t.check("two seeded runs are bitwise equal", equal, "");
   t.check("an operation without a deterministic implementation refuses, naming why", !refused.empty() && named,

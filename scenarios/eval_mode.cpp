@@ -77,6 +77,7 @@ TRAINPROOF_SCENARIO(eval_mode, "Train vs Eval Mode; Common Mistakes: Forgetting 
               fmt::format("passes equal: {}, statistics kept: {}", same, stats_kept));
     }
   }
+  t.differ_across_devices(kDeviceDropout);  // trained in train mode, with dropout
   return t;
 }
 

@@ -125,7 +125,7 @@ TRAINPROOF_SCENARIO(resume_exact, "Checkpoint and Resume — Exactly") {
             bitwise_equal(d_params, with_rng.params) ? "True" : "False");
   ctx.print("dropout, RNG state omitted: resumed == uninterrupted: {}",
             bitwise_equal(d_params, without_rng.params) ? "True" : "False");
-  record(t, "params_dropout_uninterrupted", d_params);
+  record(t, "params_dropout_uninterrupted", d_params).across_devices = kDeviceDropout;
   t.check("dropout: resumed with RNG state == uninterrupted", bitwise_equal(d_params, with_rng.params), "");
   t.check("dropout: resumed without RNG state != uninterrupted (negative control)",
           !bitwise_equal(d_params, without_rng.params), "");

@@ -412,6 +412,31 @@ TEST_F(CliTest, CompareAcrossDevicesHoldsEachSeriesToItsCeiling) {
   EXPECT_NE(beyond.output.find("cpu/cuda"), std::string::npos) << beyond.output;
 }
 
+// A series its scenario declares to differ across devices by design (its dropout masks come
+// from the device's own generator) is left out of a cross-device comparison, the row saying
+// why; the same move undeclared fails (the control), and so does the declared one on one device.
+TEST_F(CliTest, CompareAcrossDevicesLeavesOutWhatDiffersByDesignAndSaysWhy) {
+  const fs::path ref = golden_ / "underflow.h5", gpu = dir_.path() / "underflow-cuda.h5";
+  const fs::path cpu = dir_.path() / "underflow-cpu.h5";
+  fs::copy_file(ref, gpu);
+  testing::rename_group(gpu, "cpu", "cuda");
+  testing::add_to_value(gpu, "cuda/finfo_eps", 2, 0.01);  // beyond its ceiling
+  const std::string args = "compare " + ref.string() + " " + gpu.string() + " --device cpu --observed-device cuda";
+  const Result undeclared = trainproof(args + " --tolerance ceiling");
+  EXPECT_EQ(undeclared.code, 1) << undeclared.output;
+
+  testing::set_string_attr(gpu, "cuda/finfo_eps", "differs_across_devices", "each device's own generator");
+  const Result declared = trainproof(args + " --tolerance ceiling");
+  EXPECT_EQ(declared.code, 0) << declared.output;
+  EXPECT_NE(declared.output.find("differs across devices by design: each device's own generator"), std::string::npos)
+      << declared.output;
+
+  fs::copy_file(gpu, cpu);
+  testing::rename_group(cpu, "cuda", "cpu");
+  const Result one_device = trainproof("compare " + ref.string() + " " + cpu.string() + " --tolerance ceiling");
+  EXPECT_EQ(one_device.code, 1) << one_device.output;
+}
+
 // Two folders of goldens: each against the other's of the same name; a golden the observed
 // folder lacks is MISSING and one only it holds is NEW (exit 1); a folder against a file is bad input.
 TEST_F(CliTest, CompareTwoFoldersGoldenByGolden) {

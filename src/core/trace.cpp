@@ -15,8 +15,8 @@ void require_new(const Trace& t, const std::string& name) {
 Series& Trace::add(std::string name, DType produced, std::vector<double> values, Tolerance tol, std::string unit) {
   require_new(*this, name);
   if (is_integer(produced)) throw std::invalid_argument("series '" + name + "': add() takes float dtypes");
-  series.push_back(
-      Series{std::move(name), produced, std::move(values), {}, tol, tol, std::move(unit), std::nullopt, std::nullopt});
+  series.push_back(Series{
+      std::move(name), produced, std::move(values), {}, tol, tol, std::move(unit), std::nullopt, std::nullopt, {}});
   return series.back();
 }
 
@@ -24,13 +24,18 @@ Series& Trace::add_ints(std::string name, DType produced, std::vector<int64_t> v
                         std::string unit) {
   require_new(*this, name);
   if (!is_integer(produced)) throw std::invalid_argument("series '" + name + "': add_ints() takes integer dtypes");
-  series.push_back(
-      Series{std::move(name), produced, {}, std::move(values), tol, tol, std::move(unit), std::nullopt, std::nullopt});
+  series.push_back(Series{
+      std::move(name), produced, {}, std::move(values), tol, tol, std::move(unit), std::nullopt, std::nullopt, {}});
   return series.back();
 }
 
 void Trace::check(std::string name, bool held, std::string detail) {
   invariants.push_back(Invariant{std::move(name), held, std::move(detail)});
+}
+
+void Trace::differ_across_devices(const std::string& why) {
+  for (auto& s : series)
+    if (!s.cross.is_any() && s.across_devices.empty()) s.across_devices = why;
 }
 
 const Series* Trace::find(const std::string& name) const {

@@ -22,6 +22,7 @@ nlohmann::json trace_to_json(const Trace& t) {
                          {"cross", s.cross.str()},
                          {"unit", s.unit}};
     if (s.ceiling) js["ceiling"] = s.ceiling->str();
+    if (!s.across_devices.empty()) js["across_devices"] = s.across_devices;
     if (is_integer(s.produced)) {
       js["ints"] = s.ints;
     } else {
@@ -55,6 +56,7 @@ Trace trace_from_json(const nlohmann::json& j, const std::string& where) {
       }
       s->cross = Tolerance::parse(js.at("cross").get<std::string>());
       if (js.contains("ceiling")) s->ceiling = Tolerance::parse(js.at("ceiling").get<std::string>());
+      s->across_devices = js.value("across_devices", "");
     }
     for (const auto& ji : j.at("invariants"))
       t.check(ji.at("name").get<std::string>(), ji.at("held").get<bool>(), ji.at("detail").get<std::string>());

@@ -190,6 +190,8 @@ Series read_series(hid_t group, const std::string& name, const Where& file_where
     w.fail(e.what());
   }
   if (has_attr(ds.get(), "unit")) s.unit = read_string_attr(ds.get(), "unit", w);
+  if (has_attr(ds.get(), "differs_across_devices"))
+    s.across_devices = read_string_attr(ds.get(), "differs_across_devices", w);
   if (has_attr(ds.get(), "cross_spread_abs")) {  // schema 2: how tolerance_cross was measured
     Provenance p;
     p.spread_abs = read_double_attr(ds.get(), "cross_spread_abs", w);
@@ -264,6 +266,7 @@ void write_series(hid_t group, const Series& s) {
   write_string_attr(ds.get(), "tolerance", s.tolerance.str());
   write_string_attr(ds.get(), "tolerance_cross", s.cross.str());
   write_string_attr(ds.get(), "unit", s.unit);
+  if (!s.across_devices.empty()) write_string_attr(ds.get(), "differs_across_devices", s.across_devices);
   if (s.provenance) {
     write_double_attr(ds.get(), "cross_spread_abs", s.provenance->spread_abs);
     write_double_attr(ds.get(), "cross_spread_rel", s.provenance->spread_rel);

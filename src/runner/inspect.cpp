@@ -77,6 +77,18 @@ void compare_files(const CompareOptions& o, const fs::path& reference, const fs:
   const std::string label = across ? o.device + "/" + observed_device : o.device;
   for (auto c : compare_traces(ga->second.trace, gb->second.trace, o.cross)) {
     const Series* g = ga->second.trace.find(c.series);
+    // Across devices, a series that differs there by design (its scenario says why) or holds no
+    // claim at all (a timing, a hash of bits) is left out, and the row says so.
+    if (across && c.verdict != Verdict::kMissingSeries && c.verdict != Verdict::kNewSeries) {
+      const Series* h = gb->second.trace.find(c.series);
+      const std::string& why = !h->across_devices.empty() ? h->across_devices : g->across_devices;
+      if (!why.empty() || g->cross.is_any()) {
+        report.entries.emplace_back(b.scenario, label, EntryKind::kSeries, c.series, Status::kSkipped, "",
+                                    why.empty() ? std::string("informational: no claim to hold across devices")
+                                                : "differs across devices by design: " + why);
+        continue;
+      }
+    }
     if ((policy || by_ceiling) && (c.verdict == Verdict::kPass || c.verdict == Verdict::kFail)) {
       const double ceiling = by_ceiling ? ceiling_allowance(*g) : 0;
       const Tolerance t = policy ? *policy : ceiling > 0 ? Tolerance::abs(ceiling) : Tolerance::exact();

@@ -162,6 +162,10 @@ torch::Tensor checkpoint(const Segment& segment, const torch::Tensor& input, boo
   return CheckpointFunction::apply(state, input);
 }
 
+int64_t replay_state_bytes(c10::Device device) {
+  return device.is_cpu() ? static_cast<int64_t>(state_of(at::detail::getDefaultCPUGenerator()).nbytes()) : 0;
+}
+
 namespace {
 c10::CachingAllocator::Stat cuda_allocated(c10::Device device) {
   const auto stats = c10::getDeviceAllocator(c10::DeviceType::CUDA)->getDeviceStats(device.index());

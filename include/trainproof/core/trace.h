@@ -38,6 +38,10 @@ struct Series {
   // one regen applied (its cross_ceiling). None: the default (envelope.h's ceiling_of).
   std::optional<Tolerance> ceiling;
   std::optional<Provenance> provenance;  // how `cross` was measured; absent in schema 1
+  // Why the series differs between a CPU and a CUDA run by design (the device's own RNG draws
+  // the dropout masks, another dtype, a per-device refusal), declared by its scenario: a
+  // cross-device comparison leaves it out and says why. Empty: held within its ceiling there.
+  std::string across_devices;
 
   size_t size() const { return is_integer(produced) ? ints.size() : values.size(); }
   double at(size_t i) const { return is_integer(produced) ? static_cast<double>(ints[i]) : values[i]; }
@@ -63,6 +67,9 @@ struct Trace {
                    std::string unit = "");
   void check(std::string name, bool held, std::string detail);
   const Series* find(const std::string& name) const;
+  // Declares every series so far that holds a claim (not informational) to differ between CPU
+  // and CUDA by design, for `why` (Series::across_devices).
+  void differ_across_devices(const std::string& why);
 };
 
 // How a run that should record a trace ended: it recorded it (ok), it cannot run here (skipped),

@@ -81,6 +81,14 @@ struct NegativeControl {
   std::string device = "cpu";  // where the invariants it breaks are checked
 };
 
+// Why a series trained or computed with dropout differs between CPU and CUDA by design
+// (Series::across_devices): each device draws the masks from its own generator.
+inline constexpr const char* kDeviceDropout =
+    "dropout masks come from the device's own generator (the CPU's mt19937, CUDA's Philox): one seed, other masks";
+// Why a mixed-precision recipe's series do: the documents' recipe is the device's own.
+inline constexpr const char* kDeviceRecipe =
+    "autocast's dtype is the device's recipe: bfloat16 on the CPU, float16 with a GradScaler on CUDA";
+
 // The two documents, by title.
 inline constexpr const char* kBestPractices = "PyTorch Training Best Practices";
 inline constexpr const char* kTrainingLoop = "PyTorch Training Loop: nn.Module, Optimizers, AMP & Checkpoints";

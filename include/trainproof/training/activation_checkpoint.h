@@ -19,6 +19,11 @@ using Segment = std::function<torch::Tensor(const torch::Tensor&)>;
 // Runs `segment` on `input` and returns its output; the backward pass recomputes it.
 torch::Tensor checkpoint(const Segment& segment, const torch::Tensor& input, bool preserve_rng_state = true);
 
+// The bytes a checkpoint keeps on `device` of the random state it replays for a segment
+// whose input is there: the CPU generator's state lives on the CPU; a CUDA generator's state
+// is a CPU tensor too, so on CUDA none.
+int64_t replay_state_bytes(c10::Device device);
+
 // Bytes of tensor storage alive on a device. On the CPU a wrapper around LibTorch's CPU
 // allocator counts them (installed on first use; it forwards every allocation); on CUDA the
 // caching allocator's own statistics do (torch.cuda.memory_allocated / max_memory_allocated).
