@@ -44,7 +44,8 @@ CASES = {
     "ignore-data-skip": ("args = TrainingArguments(out, ignore_data_skip=skip)\n", "ignore_data_skip=(",
                          "args = TrainingArguments(out, ignore_data_skip=True)\nargs = Namespace(out)\n"),
     "unseedable-sampler": ("c = DataLoaderConfiguration(use_seedable_sampler=True)\n", "use_seedable_sampler=(",
-                           "c = DataLoaderConfiguration(**config)\n"),  # what it sets cannot be told
+                           "c = DataLoaderConfiguration(**config)\n"  # what it sets cannot be told
+                           "c = DataLoaderConfiguration(split_batches=True)\n"),  # off already: the default
     "atomic-save-made-direct": ('torch.save(s, p + ".tmp")\nos.replace(p + ".tmp", p)\n', "torch.save(s, (",
                                 'torch.save(s, p)\nos.replace(q, r)\n'),  # a rename of something else
 }

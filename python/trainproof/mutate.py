@@ -346,15 +346,16 @@ class SchedulerPerEpoch(Mutation):
 
 class FrameworkSetting(Mutation):
     """A framework's setting turned to the mistake: KEYWORD=VALUE in calls of CALLEE (given
-    otherwise, or not given)."""
+    otherwise, or not given where its default is not the mistake)."""
     callee, keyword, value = "", "", ""
+    default = ""  # the framework's default, as the value's text
 
     def sites(self, tree):
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or _call_name(node).rsplit(".", 1)[-1] != self.callee:
                 continue
             given = [kw for kw in node.keywords if kw.arg == self.keyword]
-            if not given and not any(kw.arg is None for kw in node.keywords):
+            if not given and not any(kw.arg is None for kw in node.keywords) and self.default != self.value:
                 yield node, [Edit(node, self.with_keyword(node, self.keyword, self.value))]
             for kw in given:
                 if not (isinstance(kw.value, ast.Constant) and repr(kw.value.value) == self.value):
@@ -368,7 +369,7 @@ class SaveOnlyModel(FrameworkSetting):
     what = "Trainer's checkpoints made model-only (save_only_model=True): no optimizer, scheduler or RNG"
     absent = "no TrainingArguments"
     resume = True
-    callee, keyword, value = "TrainingArguments", "save_only_model", "True"
+    callee, keyword, value, default = "TrainingArguments", "save_only_model", "True", "False"
 
 
 class IgnoreDataSkip(FrameworkSetting):
@@ -377,7 +378,7 @@ class IgnoreDataSkip(FrameworkSetting):
     what = "Trainer's resume made to restart the epoch's data (ignore_data_skip=True)"
     absent = "no TrainingArguments"
     resume = True
-    callee, keyword, value = "TrainingArguments", "ignore_data_skip", "True"
+    callee, keyword, value, default = "TrainingArguments", "ignore_data_skip", "True", "False"
 
 
 class UnseedableSampler(FrameworkSetting):
@@ -385,7 +386,7 @@ class UnseedableSampler(FrameworkSetting):
     what = "accelerate's seedable sampler turned off (use_seedable_sampler=False)"
     absent = "no DataLoaderConfiguration"
     resume = True
-    callee, keyword, value = "DataLoaderConfiguration", "use_seedable_sampler", "False"
+    callee, keyword, value, default = "DataLoaderConfiguration", "use_seedable_sampler", "False", "False"
 
 
 class WeightsOnlyFalse(Mutation):
