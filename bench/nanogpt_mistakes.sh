@@ -7,6 +7,11 @@
 # with its step, file:line and the text of that line (a deleted line is named where its absence
 # shows: a forgotten zero_grad at the next backward, a forgotten eval() at the forward).
 #   bench/nanogpt_mistakes.sh NANOGPT_DIR [PYTHON] [TRAINPROOF_BIN]
+# The eager rows of the first eight mistakes are what `trainproof mutate` plants by itself, from
+# the syntax tree, with no sed line (bench/mutate_public.sh: each caught by the same id at the
+# same line). Their rows stay here for the compiled form, which mutate's bench does not run
+# (a compiled check per mutant), and for the twins mutate cannot build: nanoGPT has no
+# scheduler and no CPU scaler to mutate, and noise from an OS-seeded generator is no mutation.
 # NANOGPT_COMPILE=True runs every row with nanoGPT's --compile=True (torch.compile, inductor, its
 # default): the verdicts must be the rows' eager ones.
 # NANOGPT_DIR holds train.py, model.py, configurator.py; the tiny data set (20,000 random
