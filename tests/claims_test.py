@@ -234,18 +234,20 @@ for page in [readme, *sorted(docs.glob("*.md"))]:
             holds(m, 2, want, f"[{m.group(1)}]")
     for m in re.finditer(r"hf_trainer\.py:(\d+) via", text):
         holds(m, 1, ["trainer.train("], "the call into the Trainer", "hf_trainer.py")
-    rows = list(re.finditer(r"^ {4}(caught|SURVIVED|not applicable) +([a-z-]+) +train\.py:(\d+)|"
+    rows = list(re.finditer(r"^ {4}(caught|SURVIVED|not applicable) +([a-z-]+) +(?:train\.py:(\d+)|-)|"
                             r"^ {4}\.\.\. \((\d+) more ([a-z-]+) rows[^\n]*?all (caught|SURVIVED|not applicable)",
                             text, re.M))
     if rows:
         at, tally = 0, {"caught": 0, "SURVIVED": 0, "not applicable": 0}
         for r in rows:
-            got = [(r.group(2), f"train.py:{r.group(3)}")] if r.group(1) else [(r.group(5), None)] * int(r.group(4))
-            if r.group(1):
+            # A mutation with no site in the script: its row says "-" where a site's says file:line.
+            where = f"train.py:{r.group(3)}" if r.group(3) else "-"
+            got = [(r.group(2), where)] if r.group(1) else [(r.group(5), None)] * int(r.group(4))
+            if r.group(3):
                 read.add(r.start(3))
             for mutation, where in got:
-                want = mutants[at] if at < len(mutants) else {"id": "no mutant", "where": "-"}
-                if mutation != want["id"] or where not in (None, want["where"]):
+                want = mutants[at] if at < len(mutants) else {"id": "no mutant", "where": "?"}
+                if mutation != want["id"] or where not in (None, want.get("where", "-")):
                     failures.append(f"{name}: the mutate sample's row {at + 1} is {mutation} at {where or '...'}; "
                                     f"mutate.py's mutant {at + 1} is {want['id']} at {want['where']}")
                 at += 1
