@@ -9,6 +9,8 @@
 # missing data position is named only while every RNG agrees).
 # CHECK_KEEP: keep the runs there (the correct script's, whose uninterrupted trace the mistakes
 # then take as CHECK_REFERENCE: a resume mistake changes nothing before the first restart).
+# CHECK_HTML: write the HTML report there, and hold it to what a resume mistake's report shows:
+# the runs plotted, the kill, the restart and the first departure marked, each finding at its step.
 # CHECK_RUN: a kept run of a group the mistake was planted in, already judged as a whole: this
 # test reads its own finding there (step, line, the first step after the restart) and starts nothing.
 set -uo pipefail
@@ -51,6 +53,7 @@ keep=${CHECK_KEEP:-$tmp/runs}
 rm -rf "$keep"
 args=(--kills 2)  # seed 3: kill 1 lands in the checkpoint write after step 15 (restart 1 resumes at step 11), kill 2 after step 18
 [ -n "${CHECK_REFERENCE:-}" ] && args=(--kills 1 --reference "$CHECK_REFERENCE")
+[ -n "${CHECK_HTML:-}" ] && mkdir -p "$(dirname "$CHECK_HTML")" && args+=(--html "$CHECK_HTML")
 # PYTHONPATH unset: the probe must come from check alone, the script imports nothing.
 env -u PYTHONPATH "$bin" check "${args[@]}" --seed 3 --resume-args '--resume' --json "$tmp/r.json" --keep "$keep" \
   -- "$py" "$src/examples/python_plain/train.py" --out '{run_dir}' --mistake "$mistake" >"$tmp/out.log" 2>&1
@@ -67,6 +70,16 @@ else
   [ "$(tr ' ' '\n' <<<"$ids" | sort | tr '\n' ' ')" = "$(tr ',' '\n' <<<"$want" | sort | tr '\n' ' ')" ] \
     || fail "findings '$ids', expected exactly one each of '$want'"
   for id in ${want//,/ }; do named_at_its_line "$id"; done
+  if [ -n "${CHECK_HTML:-}" ]; then
+    for mark in "<h1>trainproof check: FAILED</h1>" "<h2>Runs</h2>" "killed and restarted" "killed after step" \
+      "restart resumed at step" "first departs at step" "law: exact resume"; do
+      grep -qF -- "$mark" "$CHECK_HTML" || fail "the HTML report lacks '$mark'"
+    done
+    for id in ${want//,/ }; do
+      grep -qE -- "$id \(step [0-9]+\)</text>" "$CHECK_HTML" || fail "the HTML report marks no step of $id"
+    done
+    if grep -qF "Fingerprint differences" "$CHECK_HTML"; then fail "a check without a golden shows fingerprints"; fi
+  fi
   if [ -n "${CHECK_GROUP_KEEP:-}" ]; then  # the run each mistake's own test reads (CHECK_RUN)
     rm -rf "$CHECK_GROUP_KEEP" && mkdir -p "$CHECK_GROUP_KEEP" && cp "$tmp/r.json" "$tmp/out.log" "$CHECK_GROUP_KEEP/" \
       || fail "cannot keep the run in $CHECK_GROUP_KEEP"

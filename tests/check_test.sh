@@ -10,8 +10,6 @@
 # comes from the loop itself, not from check: on restart it reports the ckpt.pt.tmp it found.
 # CHECK_FINDINGS: the finding ids (comma-separated, "-" for none) the probe must name, exactly,
 # where it records the loop (the Python loop); unset for a loop without the probe.
-# CHECK_HTML: write the HTML report there, and hold it to what a resume mistake's report shows:
-# the runs plotted, the kill, the restart and the first departure marked, each finding at its step.
 # CHECK_KEEP: keep the runs there (the correct loop's uninterrupted trace, which the resume
 # cases then take as CHECK_REFERENCE instead of running the loop uninterrupted twice again).
 set -uo pipefail
@@ -25,8 +23,6 @@ keep=${CHECK_KEEP:-$tmp/runs}
 rm -rf "$keep"
 reference=()
 [ -n "${CHECK_REFERENCE:-}" ] && reference=(--reference "$CHECK_REFERENCE")
-html=()
-[ -n "${CHECK_HTML:-}" ] && mkdir -p "$(dirname "$CHECK_HTML")" && html=(--html "$CHECK_HTML")
 planted=$mistake
 [ "$mistake" = control-kill-between-writes ] && planted=none
 fault=
@@ -34,7 +30,7 @@ fault=
 # A schedule mistake shows in one run: the second, uninterrupted run checks determinism only.
 runs=2
 [ "$law" = "the schedule" ] && runs=1
-TRAINPROOF_INJECT_FAULT=$fault "$bin" check --kills "$kills" --runs "$runs" --seed 1 --keep "$keep" "${reference[@]}" "${html[@]}" --json "$tmp/r.json" \
+TRAINPROOF_INJECT_FAULT=$fault "$bin" check --kills "$kills" --runs "$runs" --seed 1 --keep "$keep" "${reference[@]}" --json "$tmp/r.json" \
   --expect-lr 'warmup-cosine --lr 3e-3 --warmup 6 --total 60' -- "$@" --run-dir '{run_dir}' --mistake "$planted" \
   >"$tmp/out.log" 2>&1
 rc=$?
@@ -76,16 +72,6 @@ ids=$(python3 -c "import json, sys; print(','.join(sorted(f['id'] for f in json.
 if [ -n "${CHECK_FINDINGS:-}" ]; then
   want=$(tr ',' '\n' <<<"${CHECK_FINDINGS#-}" | sed '/^$/d' | sort | paste -sd,)
   [ "$ids" = "$want" ] || fail "findings '$ids', expected exactly '$want'"
-fi
-if [ -n "${CHECK_HTML:-}" ]; then
-  for want in "<h1>trainproof check: FAILED</h1>" "<h2>Runs</h2>" "killed and restarted" "killed after step" \
-    "restart resumed at step" "first departs at step" "law: $law"; do
-    grep -qF -- "$want" "$CHECK_HTML" || fail "the HTML report lacks '$want'"
-  done
-  for id in $(tr ',' ' ' <<<"${CHECK_FINDINGS#-}"); do
-    grep -qE -- "$id \(step [0-9]+\)</text>" "$CHECK_HTML" || fail "the HTML report marks no step of $id"
-  done
-  if grep -qF "Fingerprint differences" "$CHECK_HTML"; then fail "a check without a golden shows fingerprints"; fi
 fi
 echo "check $mistake: ok"
 echo "1 passed, 0 failed"

@@ -108,7 +108,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check("trainproof verify: FAILED" in dom and "params_uninterrupted" in dom, "the page loads with its content")
     if len(sys.argv) > 2:
         page = pathlib.Path(sys.argv[2])
-        check(page.exists(), f"{page}: check's HTML report (CheckTest.python.no-optimizer-state writes it)")
+        check(page.exists(), f"{page}: check's HTML report (CheckProbeTest.group-rng-optimizer writes it)")
         dom = render(page, "check")
         check("trainproof check: FAILED" in dom and "<h2>Runs</h2>" in dom and "killed and restarted" in dom
               and "resume-missing-optimizer-state (step" in dom and "trainproof verify" not in dom,
