@@ -141,6 +141,8 @@ class MutationTest(unittest.TestCase):
         for source, mid, planted in (("set_seed(0)\n", "delete-manual-seed", "pass"),
                                      ("L.seed_everything(0, verbose=False)\n", "delete-manual-seed", "pass"),
                                      ("accelerator.load_state(path)\n", "delete-restore", "pass"),
+                                     ("a = transformers.Seq2SeqTrainingArguments(o)\n", "save-only-model",
+                                      "save_only_model=True"),
                                      ("trainer.train(resume_from_checkpoint=last)\n", "delete-restore",
                                       "resume_from_checkpoint=("),
                                      ('trainer.fit(model, data, ckpt_path="last" if r else None)\n', "delete-restore",

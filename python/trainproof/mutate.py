@@ -345,14 +345,15 @@ class SchedulerPerEpoch(Mutation):
 
 
 class FrameworkSetting(Mutation):
-    """A framework's setting turned to the mistake: KEYWORD=VALUE in calls of CALLEE (given
-    otherwise, or not given where its default is not the mistake)."""
+    """A framework's setting turned to the mistake: KEYWORD=VALUE in calls of CALLEE or a class
+    named after it (Seq2SeqTrainingArguments), given otherwise, or not given where its default is
+    not the mistake."""
     callee, keyword, value = "", "", ""
     default = ""  # the framework's default, as the value's text
 
     def sites(self, tree):
         for node in ast.walk(tree):
-            if not isinstance(node, ast.Call) or _call_name(node).rsplit(".", 1)[-1] != self.callee:
+            if not isinstance(node, ast.Call) or not _call_name(node).rsplit(".", 1)[-1].endswith(self.callee):
                 continue
             given = [kw for kw in node.keywords if kw.arg == self.keyword]
             if not given and not any(kw.arg is None for kw in node.keywords) and self.default != self.value:
