@@ -2,26 +2,33 @@
 # `trainproof mutate` on the correct example (examples/python_plain): every mutant it plants that
 # runs is caught, by the finding its mistake stands for; a mutant check cannot see survives and
 # the command says so (exit 1); a command with no Python script is bad input (exit 2).
-#   mutate_cli_test.sh TRAINPROOF_BIN PYTHON quick|full
+#   mutate_cli_test.sh TRAINPROOF_BIN PYTHON quick|full|frameworks
 # quick: two mutations, no kill, one check of the unmutated script for both: a seed deleted
 #   (caught by its own finding where it runs, not applicable where it never runs), and, the
 #   negative control, a deleted zero_grad() whose finding is accepted knowingly (--allow), so
 #   that nothing names it: it must survive, and mutate exit 1.
 # full (nightly): every mutation, the resume mistakes through the unmutated run's reference.
+# frameworks (nightly): a Hugging Face Trainer script (examples/frameworks/hf_trainer.py), whose
+#   sites are the framework's settings, its seed and the checkpoint it resumes from: each caught.
+#   Exit 77 where transformers is not installed.
 set -uo pipefail
 bin=$1 py=$2 which=$3
 src=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
+script=$src/examples/python_plain/train.py
 run() {
   env -u PYTHONPATH "$bin" mutate --runs 1 --seed 3 --resume-args --resume --json "$tmp/r.json" \
-    --junit "$tmp/r.xml" --markdown "$tmp/r.md" "$@" \
-    -- "$py" "$src/examples/python_plain/train.py" --out '{run_dir}' >"$tmp/out.log" 2>&1
+    --junit "$tmp/r.xml" --markdown "$tmp/r.md" "$@" -- "$py" "$script" --out '{run_dir}' >"$tmp/out.log" 2>&1
 }
 case $which in
   quick) run --kills 0 --allow zero-grad-missing --only delete-manual-seed,delete-zero-grad ;;
   full) run --kills 1 ;;
+  frameworks)
+    script=$src/examples/frameworks/hf_trainer.py
+    "$py" -c "import transformers" 2>/dev/null || { echo "skipped: transformers is not installed in $py"; exit 77; }
+    run --kills 1 --only delete-manual-seed,delete-restore,save-only-model,ignore-data-skip ;;
 esac
 rc=$?
 summary=$(grep "^mutate: " "$tmp/out.log" | tail -1)
@@ -62,12 +69,14 @@ for m in r["mutants"]:
     if m["outcome"] == "caught" and m["by"].startswith("["):
         fid = m["by"].split("]")[0].lstrip("[")
         assert fid in catches[m["id"]], f"{m['id']} at {m['where']} caught by {m['by']}, not its own finding"
-    elif m["outcome"] == "caught":  # a law broke: a checkpoint without the key fails the restart that reads it
-        assert m["id"] == "drop-checkpoint-key" and m["by"] == "exact resume BROKEN", m
+    elif m["outcome"] == "caught":  # a law broke: a checkpoint without the key fails the restart that reads
+        # it; a Trainer given no checkpoint to resume from begins again, and resumes nothing
+        assert m["id"] in ("drop-checkpoint-key", "delete-restore") and m["by"] == "exact resume BROKEN", m
     else:
         assert m["why"], m
 ids = {m["id"] for m in caught}
-want = {"delete-manual-seed"} if sys.argv[3] == "quick" else set(catches)
+# Every mutation with a site in the script (a mutation with none says so, and why).
+want = {"delete-manual-seed"} if sys.argv[3] == "quick" else {m["id"] for m in r["mutants"] if m["where"]}
 assert want <= ids, f"not caught: {want - ids}"
 print(f"{len(caught)} caught, each by its own finding")
 PY
