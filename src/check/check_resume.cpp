@@ -230,12 +230,9 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
     const auto departure = first_departure(straight, resumed, aligned);
     if (seen) {
       *seen = {resumed, {}, {}, departure ? departure->step : -1};
-      std::map<int, int64_t> offset,
-          last;  // each start's first step - 1, and its last step, as renumber_steps numbers them
-      for (const auto& a : aligned) {
-        seen->restarts.push_back(a.step);
-        offset[a.start] = a.step - 1;
-      }
+      for (const auto& a : aligned) seen->restarts.push_back(a.step);
+      auto offset = step_offsets(aligned);
+      std::map<int, int64_t> last;  // each start's last step, as the uninterrupted run numbers it
       for (const auto& p : resumed.probe) last[p.start] = std::max(last[p.start], offset[p.start] + p.seq);
       for (const auto& [start, step] : last)
         if (start < last.rbegin()->first) seen->kills.push_back(step);

@@ -1,9 +1,10 @@
-// What `trainproof check` concludes from the probe's records (python/trainproof/probe.py):
+// What `trainproof check` concludes from the probe's records (python/trainproof/probe/):
 // where each restart of a preempted run resumed, found by content, and which piece of state a
 // broken resume is missing. Torch-free; the probe only observes, every judgement is here.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -27,6 +28,10 @@ struct RestartAlignment {
 // digest before its first step (ties broken by the most other equal digests), else by the
 // optimizer's own step counter, else assumes it began again at step 1.
 std::vector<RestartAlignment> align_restarts(const RecordedTrace& straight, const RecordedTrace& resumed);
+
+// Each start's offset: its `seq`th step is the uninterrupted run's step offset + seq (the first
+// start, not among the restarts, 0).
+std::map<int, int64_t> step_offsets(const std::vector<RestartAlignment>& restarts);
 
 // The preempted run's steps as the uninterrupted run numbers them, later starts overwriting
 // the steps they redo: what the exact-resume law compares.

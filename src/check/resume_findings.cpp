@@ -132,10 +132,15 @@ std::vector<RestartAlignment> align_restarts(const RecordedTrace& straight, cons
   return out;
 }
 
-void renumber_steps(RecordedTrace& resumed, const std::vector<RestartAlignment>& restarts) {
-  resumed.steps.clear();
+std::map<int, int64_t> step_offsets(const std::vector<RestartAlignment>& restarts) {
   std::map<int, int64_t> offset;
   for (const auto& r : restarts) offset[r.start] = r.step - 1;
+  return offset;
+}
+
+void renumber_steps(RecordedTrace& resumed, const std::vector<RestartAlignment>& restarts) {
+  resumed.steps.clear();
+  auto offset = step_offsets(restarts);
   for (const auto& p : resumed.probe) resumed.steps[offset[p.start] + p.seq] = p.values;
 }
 

@@ -27,7 +27,7 @@ struct CheckOptions {
   // command on every restart after a kill, for scripts that resume on a flag
   // (--init_from=resume, --resume PATH).
   std::string resume_args;
-  // The probe (python/trainproof/probe.py) in every Python process the command starts: what
+  // The probe (python/trainproof/probe/) in every Python process the command starts: what
   // the script did, with no recorder calls in it. --no-probe turns it off.
   bool probe = true;
   // --reference TRACE: the uninterrupted run's trace from an earlier check (--keep DIR keeps it

@@ -5,7 +5,7 @@
 //   TPTRACE 1
 //   {"kind":"log","step":3,"values":{"loss":0.41,"lr":0.001}}\t<FNV-1a 64, 16 hex digits>
 //   {"kind":"param","name":"fc.weight","dtype":"float32","shape":[2,3],"bits":"<hex>"}\t<...>
-// The probe (python/trainproof/probe.py) adds "start", "probe", "save", "load" and "final"
+// The probe (python/trainproof/probe/) adds "start", "probe", "save", "load" and "final"
 // records to the same file: what a script that imports nothing from trainproof did.
 #pragma once
 
