@@ -15,6 +15,7 @@
 #include "src/check/check_laws.h"
 #include "src/check/check_runs.h"
 #include "src/check/probe_findings.h"
+#include "src/check/processes.h"
 #include "src/process/exec_paths.h"
 #include "src/process/process.h"
 #include "trainproof/core/data_dirs.h"
@@ -123,6 +124,20 @@ void op_rerun(const Launcher& launch, const RecordedTrace& a, const RecordedTrac
   for (auto& f : first_parting_op(reruns[0], reruns[1], step)) findings.push_back(std::move(f));
 }
 
+// What the uninterrupted run recorded, as the progress says it: steps, and the processes that
+// recorded them.
+std::string recorded_summary(const ProcessRun& run) {
+  const RecordedTrace& t = run.main();
+  std::string what = t.steps_from_probe
+                         ? fmt::format("{} steps recorded by the probe", t.steps.size())
+                         : fmt::format("{} steps and {} final parameters recorded", t.steps.size(), t.params.size());
+  if (run.traces.size() > 1)
+    what += fmt::format(" ({}; {} processes recorded in all)",
+                        run.primary.empty() ? std::string("the command's own process") : process_name(run.primary),
+                        run.traces.size());
+  return what;
+}
+
 // The findings as report entries (JUnit, HTML), each id once (the same id from two runs: a load
 // in the first start and a restart); --allow accepts one knowingly.
 void report_findings(VerifyReport& report, const std::vector<std::string>& allow) {
@@ -223,7 +238,7 @@ CheckReport check(const CheckOptions& o) {
     if (!o.reference.empty()) {
       progress.note(
           fmt::format("the uninterrupted run: {} (--reference; determinism not checked)", o.reference.string()));
-      return read_recorded_trace(o.reference);
+      return read_process_run(o.reference);
     }
     progress.run(fmt::format("uninterrupted: {}", fmt::join(o.command, " ")));
     const Run first = launch.make("uninterrupted-1");
@@ -232,15 +247,11 @@ CheckReport check(const CheckOptions& o) {
           fmt::format("check: the command failed on its first uninterrupted run (exit {}); its output "
                       "ends:\n{}",
                       code, tail_of(first.log)));
-    return read_recorded_trace(first.trace);
+    return read_process_run(first.trace);
   };
-  const RecordedTrace a = uninterrupted();
-  if (a.steps.empty() && a.params.empty())
-    throw BadInput(
-        fmt::format("check: the uninterrupted run holds no record: the command records no trace (a Python command is "
-                    "recorded by the probe once it imports torch and steps an optimizer; otherwise call "
-                    "trainproof.Recorder().log(step, ...) once per step)"));
-  progress.note(fmt::format("{} steps and {} parameters recorded", a.steps.size(), a.params.size()));
+  const ProcessRun first_run = uninterrupted();
+  const RecordedTrace& a = first_run.main();
+  progress.note(recorded_summary(first_run));
   report.findings = script_findings(a);
 
   std::string runs_differ;  // where two uninterrupted runs differ: the resume cannot be judged by values
@@ -253,16 +264,28 @@ CheckReport check(const CheckOptions& o) {
       laws.push_back({"determinism: two uninterrupted runs are bitwise equal", false,
                       fmt::format("the second run failed (exit {}); its output ends:\n{}", code, tail_of(second.log))});
     } else {
-      const RecordedTrace& b = again.emplace(read_recorded_trace(second.trace));
-      std::string diff = first_difference(a, b);
-      if (diff.empty()) diff = first_probe_difference(a, b);
+      const ProcessRun second_run = read_process_run(second.trace);
+      const RecordedTrace& b = again.emplace(
+          second_run.traces.count(first_run.primary) ? second_run.traces.at(first_run.primary) : second_run.main());
+      const std::string diff = first_process_difference(first_run, second_run);
       runs_differ = diff;
-      if (!diff.empty()) op_rerun(launch, a, b, progress, report.findings);
+      const std::vector<std::string> shared = shared_model_processes(first_run);
+      std::string why =
+          ". The usual causes: an unseeded RNG (torch, numpy, random), DataLoader shuffling without a seeded "
+          "generator or with workers, non-deterministic kernels (torch.use_deterministic_algorithms(True))";
+      if (!diff.empty() && !shared.empty())  // the cause, not an op: their updates interleave differently
+        why = fmt::format(
+            ". {} processes ({}) train one shared-memory model without a lock: the order of their updates differs "
+            "between runs, so no two runs are bitwise equal (hold such a loop to a band golden: --regen --band)",
+            shared.size(), fmt::join(shared, ", "));
+      else if (!diff.empty())
+        op_rerun(launch, a, b, progress, report.findings);
       laws.push_back({"determinism: two uninterrupted runs are bitwise equal", diff.empty(),
-                      diff.empty() ? fmt::format("{} steps, final parameters equal", a.steps.size())
-                                   : diff + ". The usual causes: an unseeded RNG (torch, numpy, random), DataLoader "
-                                            "shuffling without a seeded generator or with workers, non-deterministic "
-                                            "kernels (torch.use_deterministic_algorithms(True))"});
+                      diff.empty() ? fmt::format("{} steps, final parameters equal{}", a.steps.size(),
+                                                 first_run.traces.size() > 1
+                                                     ? fmt::format(", in each of {} processes", first_run.traces.size())
+                                                     : "")
+                                   : diff + why});
     }
   }
   if (o.kills > 0) {

@@ -260,9 +260,25 @@ std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeD
 }
 
 std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::string& killed_writing) {
+  // A DCP checkpoint is atomic by DCP's protocol: `.metadata` is written last, after every rank's
+  // files. A restart that loads only folders holding it loads whole checkpoints; one that took a
+  // folder without it took a torn one.
+  for (const auto& f : resumed.file_ops)
+    if (f.kind == "load" && f.dcp && !f.complete) {
+      Finding finding;
+      finding.id = "non-atomic-checkpoint";
+      finding.law = kResumeLaw;
+      finding.where = f.where;
+      finding.detail = fmt::format(
+          "dcp.load was given {}/, a checkpoint folder without .metadata: DCP writes .metadata last, after every "
+          "rank's files, so a folder without it is a checkpoint a kill tore. Take the newest folder that holds "
+          ".metadata",
+          name_of(f.path));
+      return {finding};
+    }
   std::set<std::string> loaded, loaded_from;  // the files a run loaded, and their folders
   for (const auto& f : resumed.file_ops)
-    if (f.kind == "load" && !f.path.empty()) {
+    if (f.kind == "load" && !f.path.empty() && !f.dcp) {
       loaded.insert(f.path);
       loaded_from.insert(parent_of(f.path));
     }
@@ -273,7 +289,7 @@ std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::s
     const bool into_loaded_folder = f.kind == "save" && !f.existed && !f.path.empty() &&
                                     names_number(name_of(parent_of(f.path)), f.seq) &&
                                     loaded_from.count(parent_of(f.path));
-    if (f.kind != "save" || !(loaded.count(f.path) || into_loaded_folder)) continue;
+    if (f.kind != "save" || f.dcp || !(loaded.count(f.path) || into_loaded_folder)) continue;
     const std::string name = name_of(f.path);
     const bool confirmed = !killed_writing.empty() && name_of(killed_writing) == name;
     Finding finding;

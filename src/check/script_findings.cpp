@@ -57,13 +57,45 @@ std::vector<Finding> unsafe_loads(const RecordedTrace& run) {
   return {};
 }
 
+namespace {
+
+// What one save holds: a DCP checkpoint's, the keys its metadata holds once written (the state
+// the script's Stateful objects gave, which the probe never asks of them itself); a torch.save's,
+// what the saved object holds.
+std::set<std::string> own_holds(const RecordedTrace& run, const ProbeFileOp& save) {
+  if (save.dcp)
+    for (const auto& f : run.facts)
+      if (f.fact == "dcp-saved" && f.start == save.start && f.data.count("path") && f.data.at("path") == save.path) {
+        std::set<std::string> holds;
+        std::stringstream list(f.data.count("holds") ? f.data.at("holds") : "");
+        for (std::string h; std::getline(list, h, ',');)
+          if (!h.empty()) holds.insert(h);
+        return holds;
+      }
+  return {save.holds.begin(), save.holds.end()};
+}
+
+// The folder a save writes into: a DCP checkpoint is a folder of its own.
+std::string folder_of(const ProbeFileOp& op) {
+  return op.dcp ? op.path : parent_of(op.path);
+}
+
+}  // namespace
+
 std::set<std::string> checkpoint_holds(const RecordedTrace& run, const ProbeFileOp& save) {
-  std::set<std::string> holds(save.holds.begin(), save.holds.end());
+  std::set<std::string> holds = own_holds(run, save);
   if (save.path.empty()) return holds;
-  const std::string folder = parent_of(save.path);
-  for (const auto& op : run.file_ops)
-    if (op.kind == "save" && op.start == save.start && op.seq == save.seq && parent_of(op.path) == folder)
-      holds.insert(op.holds.begin(), op.holds.end());
+  const std::string folder = folder_of(save);
+  // Written together: saved at the same step of the same start into the same folder, into a DCP
+  // folder, or beside one (each rank's RNG state saved next to the DCP checkpoint's folder).
+  for (const auto& op : run.file_ops) {
+    if (op.kind != "save" || op.start != save.start || op.seq != save.seq || &op == &save || op.path.empty()) continue;
+    const bool beside_dcp = (op.dcp || save.dcp) && parent_of(op.path) == parent_of(save.path);
+    if (folder_of(op) == folder || parent_of(op.path) == folder || folder_of(op) == save.path || beside_dcp) {
+      const std::set<std::string> more = own_holds(run, op);
+      holds.insert(more.begin(), more.end());
+    }
+  }
   // A folder of its own named by the step (checkpoint-8/, step_8/) holds the step in its name.
   if (save.seq > 0 && names_number(name_of(folder), save.seq)) holds.insert("step");
   return holds;

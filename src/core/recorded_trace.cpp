@@ -99,6 +99,7 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
         r.params[j.at("name")] = floats_from_hex(j.at("bits"), where);
       } else if (kind == "start") {
         ++r.starts;
+        r.process = j.value("process", "");
       } else if (kind == "probe") {
         ProbeStep p;
         p.start = r.starts;
@@ -123,6 +124,8 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
         if (j.contains("weights_only"))
           f.weights_only =
               j.at("weights_only").is_string() ? j.at("weights_only").get<std::string>() : j.at("weights_only").dump();
+        f.dcp = j.value("dcp", false);
+        f.complete = j.value("complete", false);
         r.file_ops.push_back(std::move(f));
       } else if (kind == "op") {
         r.ops.push_back({j.at("seq").get<int64_t>(), j.at("i").get<int64_t>(), j.at("op").get<std::string>(),
@@ -151,6 +154,23 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
   if (r.steps_from_probe)
     for (const auto& p : r.probe) r.steps[p.opt_step ? *p.opt_step + 1 : p.seq] = p.values;
   return r;
+}
+
+std::map<std::string, RecordedTrace> read_process_traces(const std::filesystem::path& path) {
+  std::map<std::string, RecordedTrace> out;
+  if (std::ifstream(path)) {
+    RecordedTrace main = read_recorded_trace(path);
+    const std::string who = main.process;
+    out.emplace(who, std::move(main));
+  }
+  const std::string prefix = path.filename().string() + ".";
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(path.parent_path(), ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 && e.is_regular_file())
+      out.emplace(name.substr(prefix.size()), read_recorded_trace(e.path()));
+  }
+  return out;
 }
 
 std::vector<int64_t> logged_steps_from(const std::filesystem::path& path, size_t offset) {

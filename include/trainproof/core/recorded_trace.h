@@ -43,6 +43,8 @@ struct ProbeFileOp {
   bool checkpoint = false;                // save: a dict that is not a bare state_dict
   std::vector<std::string> holds, needs;  // save: pieces of training state it holds / the run has
   std::string weights_only;               // load: "true", "false" or "default" (not given)
+  bool dcp = false;                       // a DCP checkpoint (torch.distributed.checkpoint): `path` is its folder
+  bool complete = false;                  // a DCP load: the folder held `.metadata` (DCP writes it last) when loaded
 };
 
 // Something else the probe saw that check may judge as a finding (probe_findings.h), with
@@ -73,9 +75,10 @@ struct RecordedTrace {
   std::vector<ProbeOp> ops;                                // a rerun with op-level digests only
   std::map<std::string, std::string> final_digests;        // the probe's, at the last exit
   int starts = 0;                                          // starts the probe saw
-  bool steps_from_probe = false;                           // no "log" record: steps are the probe's
-  size_t records = 0;                                      // complete records read
-  bool torn_tail = false;                                  // the last record was torn and ignored
+  std::string process;  // the process that wrote it: "" the command's own, "rank1", "proc2" (the probe's identity)
+  bool steps_from_probe = false;  // no "log" record: steps are the probe's
+  size_t records = 0;             // complete records read
+  bool torn_tail = false;         // the last record was torn and ignored
 };
 
 // Reads the file. A trace with probe records and no "log" record gets its steps from the
@@ -83,6 +86,12 @@ struct RecordedTrace {
 // start (check aligns restarts by content where that matters). BadInput naming the file for a missing file, a missing
 // header, or a damaged record before the last; a torn last record is ignored (torn_tail).
 RecordedTrace read_recorded_trace(const std::filesystem::path& path);
+
+// Every process's trace of one run, by the process's identity: `path` itself (the command's own
+// process, or rank 0: key "" or "rank0", as its start records say) and each `<path>.<identity>`
+// beside it that another process wrote (torchrun's other ranks, multiprocessing's workers).
+// A run none of whose processes wrote a trace is an empty map.
+std::map<std::string, RecordedTrace> read_process_traces(const std::filesystem::path& path);
 
 // The steps logged by complete records that start at or after byte `offset`, in file order:
 // where a restarted run began (offset: the end of the complete records when it started).

@@ -41,6 +41,7 @@ from trainproof.probe import compiled
 from trainproof.probe.checkpoints import Checkpoints
 from trainproof.probe.core import ProbeCore
 from trainproof.probe.digest import Digest
+from trainproof.probe.imports import after_import
 from trainproof.probe.modules import ModuleModes
 from trainproof.probe.optimizer import OptimizerSteps
 from trainproof.probe.rng import RngState
@@ -52,32 +53,7 @@ def arm():
     """Installs the probe now if torch is loaded, else when the script first imports it."""
     if os.environ.get("TRAINPROOF_PROBE") != "1" or not os.environ.get("TRAINPROOF_TRACE"):
         return
-    if "torch" in sys.modules:
-        _install(sys.modules["torch"])
-        return
-    sys.meta_path.insert(0, _TorchImportHook())
-
-
-class _TorchImportHook:
-    """A meta path finder that lets torch import as usual, then installs the probe."""
-
-    def find_spec(self, name, path=None, target=None):
-        if name != "torch":
-            return None
-        import importlib.util
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec("torch")
-        if spec is None or spec.loader is None:
-            return spec
-        exec_module = spec.loader.exec_module
-
-        def exec_then_install(module):
-            exec_module(module)
-            _install(module)
-
-        spec.loader.exec_module = exec_then_install
-        return spec
-
+    after_import("torch", _install)
 
 
 def _install(torch):

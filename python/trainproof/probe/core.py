@@ -11,12 +11,32 @@ from trainproof.probe.digest import Digest
 from trainproof.probe.frames import json_safe, user_frame
 
 
+def identity():
+    """This process's name among the command's processes, the same in every run of it: "rank3" by
+    RANK (torchrun, srun through it), "proc2" for the second process multiprocessing started
+    (spawn or fork: mp.spawn's ranks, Hogwild's workers), both for a worker of a rank ("rank1.proc1"),
+    "" for the command's own process."""
+    rank = os.environ.get("RANK")
+    name = f"rank{rank}" if rank not in (None, "") else ""
+    mp = sys.modules.get("multiprocessing.process")
+    ident = getattr(mp.current_process(), "_identity", ()) if mp is not None else ()
+    if ident:
+        name = (name + "." if name else "") + "proc" + ".".join(str(i) for i in ident)
+    return name
+
+
+def trace_path(trace, who):
+    """The command's own process, or rank 0, writes $TRAINPROOF_TRACE; every other process its own
+    file beside it, `<trace>.<identity>`: two processes' records never interleave in one file."""
+    return trace if who in ("", "rank0") else f"{trace}.{who}"
+
+
 class ProbeCore:
     def __init__(self, torch):
         from trainproof import Recorder
         self.torch = torch
         self.pid = os.getpid()
-        self.rank = os.environ.get("RANK", "0")
+        self.identity = None  # this process's name among the command's (identity()), known at its first record
         self.rec = None
         self._recorder = Recorder
         self.seq = 0
@@ -45,6 +65,7 @@ class ProbeCore:
         self.scaled_step = self.unscaled_step = False  # an enabled scaler's scale()/unscale_() this step
         self.ce_calls = {True: 0, False: 0}  # cross_entropy calls looked at, with grad enabled and not
         self.facts_said = set()
+        self.backwards = self.optimizers_made = 0  # said at exit where no step was recorded ("probe-saw")
         # TRAINPROOF_PROBE_CLOCK=1 (bench/probe_cost.py): the time spent in the probe's own work,
         # said on stderr at exit: seconds by the step they were spent before (the median over the
         # steps after the first three, which compile and warm up, as the bench's loops time theirs).
@@ -56,6 +77,7 @@ class ProbeCore:
         self.first_draw = None  # file:line of the first draw from the global RNG before any seed
         self._hook(torch)
         atexit.register(lambda: self._safely(self._final))
+        os.register_at_fork(after_in_child=lambda: self._safely(self._forked))
         self.op_stop = None
         spec = os.environ.get("TRAINPROOF_OP_DIGESTS")  # only in check's rerun of two runs that parted
         if spec:  # [F:]S: the ops while F <= steps done < S, then the process ends at step S
@@ -68,13 +90,28 @@ class ProbeCore:
 
     # -- writing -------------------------------------------------------------------------------
     def _on(self):
-        return os.getpid() == self.pid and self.rank == "0"
+        return os.getpid() == self.pid
 
     def _write(self, record):
         if self.rec is None:
-            self.rec = self._recorder(fsync=False)
-            self.rec._record({"kind": "start", "pid": self.pid, "argv": sys.argv})
+            self.identity = identity()
+            self.rec = self._recorder(trace_path(os.environ["TRAINPROOF_TRACE"], self.identity), fsync=False)
+            self.rec._record({"kind": "start", "pid": self.pid, "argv": sys.argv, "process": self.identity})
+            if "." in self.identity or self.identity.startswith("proc"):  # a multiprocessing child: it may
+                import multiprocessing.util  # leave by os._exit (fork), after its finalizers, not atexit's
+                multiprocessing.util.Finalize(self, lambda: self._safely(self._final), exitpriority=0)
         self.rec._record(json_safe(record))
+
+    def _forked(self):
+        """A child made by fork: a process of its own, with a record of its own (never the parent's)."""
+        self.pid = os.getpid()
+        self.rec = self.identity = self.loss = self.grad_norm = self.batch = self.top = None
+        self.closure_unrecorded = self.pending_eval = None
+        self.seq = self.backwards = self.optimizers_made = 0
+        self.optimizers = []
+        for state in (self.scaled, self.opt_steps, self.after_step, self.stale):
+            state.clear()
+        self.step_taken, self.facts_said, self.failed = set(), set(), set()
 
     def _fact(self, fact, once=True, **data):
         """An observation check may judge as a finding: what was seen, where, at which step."""
@@ -124,7 +161,13 @@ class ProbeCore:
 
     # -- at exit -------------------------------------------------------------------------------
     def _final(self):
-        if not self._on() or self.rec is None:
+        if not self._on():
+            return
+        if self.rec is None:  # nothing recorded: what was seen, where there was training to see
+            if not (self.backwards or self.optimizers_made):
+                return
+            self._fact("probe-saw", backwards=self.backwards, optimizers=self.optimizers_made)
+        if self.rec._fd is None:
             return
         self._flush_eval_forward()
         self._schedule_facts()

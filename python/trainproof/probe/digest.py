@@ -9,6 +9,25 @@ def blake2b_hex(data):
     return hashlib.blake2b(data, digest_size=DIGEST_BYTES).hexdigest()
 
 
+def local(t):
+    """This rank's own part of a tensor: a DTensor's local shard (to_local() issues no collective),
+    any other tensor as it is. The probe never computes on a DTensor: every op on one may be a
+    collective that only this rank would enter (FSDP2's parameters and gradients are DTensors)."""
+    to_local = getattr(type(t), "to_local", None)
+    return t.to_local() if to_local is not None else t
+
+
+def local_value(t):
+    """A tensor's value as this rank holds it, without a collective: a DTensor's only where every
+    rank holds all of it (replicated); None where the value is spread over the ranks (a sharded or
+    a partial sum's)."""
+    if getattr(type(t), "to_local", None) is None:
+        return t
+    if all(type(p).__name__ == "Replicate" for p in getattr(t, "placements", ())):
+        return t.to_local()
+    return None
+
+
 class Digest:
     """An exact digest of tensors and plain values. Small tensors go into a SHA-256 of their bytes;
     large ones, and every tensor on a device, are reduced where they live to two position-weighted
@@ -38,7 +57,7 @@ class Digest:
 
     def tensor(self, t):
         torch = self._torch
-        t = t.detach()
+        t = local(t.detach())
         if t.dim() == 0 and t.device.type == "cpu" and t.layout == torch.strided and not t.is_quantized:
             # a step counter, a scale: its value says every bit of it (repr round-trips a float exactly)
             self._host.update(f"{t.dtype}:{t.item()!r}".encode())

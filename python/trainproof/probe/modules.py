@@ -2,7 +2,7 @@
 with gradients, a no-grad forward in train mode with Dropout or BatchNorm), and cross_entropy
 given probabilities instead of logits."""
 from trainproof.probe import compiled
-from trainproof.probe.digest import Digest
+from trainproof.probe.digest import Digest, local
 from trainproof.probe.frames import user_frame
 
 
@@ -30,7 +30,7 @@ class ModuleModes:
             if probe._on() and probe.ce_calls[grad] < 3 and isinstance(input, torch.Tensor) and input.dim() >= 2:
                 probe.ce_calls[grad] += 1
                 with torch.no_grad():
-                    x = input.detach().float()
+                    x = local(input.detach()).float()  # a DTensor's shard: no collective
                     probe._fact("cross-entropy-input", once=False, min=float(x.min()),
                                 row_sum_dev=float((x.sum(1) - 1).abs().max()), dtype=str(input.dtype))
 

@@ -5,7 +5,7 @@ order or cut short, clipping while scaled, weight decay on biases and norms)."""
 import os
 
 from trainproof.probe import compiled
-from trainproof.probe.digest import Digest, blake2b_hex
+from trainproof.probe.digest import Digest, blake2b_hex, local, local_value
 from trainproof.probe.frames import user_frame
 
 
@@ -72,6 +72,7 @@ class OptimizerSteps:
         def optimizer_made(opt):
             if probe._on():
                 probe.created_at[opt] = user_frame()
+                probe.optimizers_made += 1
             for g in opt.param_groups:
                 probe.trained_params.update(id(p) for p in g["params"])
 
@@ -121,7 +122,7 @@ class OptimizerSteps:
 
         def clipped(norm):
             if probe._on():
-                probe.grad_norm = norm
+                probe.grad_norm = local_value(norm)  # FSDP2's total norm: a DTensor every rank holds whole
 
         def traced_clip(*args, **kwargs):
             if not compiled.is_compiling():
@@ -218,11 +219,12 @@ class OptimizerSteps:
     def _backward(self, tensor):
         if not self._on():
             return
+        self.backwards += 1
         # Gradients a step left that this backward adds onto: stale, unless zeroed before the
         # optimizer steps again (a GAN's generator backward flows through the discriminator, whose
         # gradients are zeroed before its own next step). Judged at that optimizer's next step.
         for key, (p, grad, version) in list(self.after_step.items()):
-            if p.grad is grad and grad._version == version and bool(grad.ne(0).any()):
+            if p.grad is grad and grad._version == version and bool(local(grad).ne(0).any()):
                 self.stale[key] = (p, grad, user_frame())
             del self.after_step[key]
         if self.pending_eval is not None:
@@ -230,7 +232,10 @@ class OptimizerSteps:
             self.pending_eval = None
         if tensor.numel() != 1:
             return
-        v = tensor.detach().double().reshape(())
+        v = local_value(tensor.detach())
+        if v is None:
+            return  # a loss spread over the ranks (loss parallel): no value this rank holds alone
+        v = v.double().reshape(())
         scale = self.scaled.pop(id(tensor), None)
         if scale is not None:
             v = v / scale.double().reshape(()).to(v.device)
@@ -250,6 +255,10 @@ class OptimizerSteps:
                        "one_dim": sum(1 for p in g["params"] if bias_or_norm(p))} for g in optimizer.param_groups]
             self._fact("param-groups", once=False, where=self.created_at.get(optimizer),
                        groups=";".join(f"{g['weight_decay']!r}/{g['one_dim']}/{g['params']}" for g in groups))
+            shared = sum(1 for g in optimizer.param_groups for p in g["params"]
+                         if p.device.type == "cpu" and not hasattr(type(p), "to_local") and p.is_shared())
+            if shared:  # a model in shared memory (Hogwild's model.share_memory()): other processes update it too
+                self._fact("params-in-shared-memory", once=False, where=self.created_at.get(optimizer), params=shared)
         if self.rng_at_first_step is None:
             self.rng_at_first_step = torch.get_rng_state()
             if not self.seeded and not torch.equal(self.rng_at_first_step, self.rng_at_install):

@@ -1,0 +1,37 @@
+// A run of the command as its processes recorded it: each process its own trace (the probe's
+// identity: the command's own, torchrun's ranks, multiprocessing's workers). The laws hold the
+// primary process's trace as before; determinism is judged process by process.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "trainproof/core/recorded_trace.h"
+
+namespace trainproof {
+
+struct ProcessRun {
+  std::string primary;                          // the identity whose trace the laws hold ("" or "rank0" first)
+  std::map<std::string, RecordedTrace> traces;  // every process that recorded, by identity
+  const RecordedTrace& main() const { return traces.at(primary); }
+};
+
+// Reads every process's trace of a run. The primary is the command's own process (or rank 0)
+// where it recorded a step, else the first process (by identity) that did. BadInput, saying what
+// the probe saw, where no process recorded a step.
+ProcessRun read_process_run(const std::filesystem::path& trace);
+
+// A process's name as the report says it: "rank 1", "process proc2"; "" for the command's own.
+std::string process_name(const std::string& identity);
+
+// Where two runs' processes first part: the process that departs at the earliest step, named,
+// and where; "" where every process is bitwise equal in both.
+std::string first_process_difference(const ProcessRun& a, const ProcessRun& b);
+
+// The processes that trained one model in shared memory (Hogwild: each stepped an optimizer
+// over parameters in shared memory), by identity; empty where fewer than two did.
+std::vector<std::string> shared_model_processes(const ProcessRun& run);
+
+}  // namespace trainproof
