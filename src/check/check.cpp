@@ -213,7 +213,7 @@ CheckReport check(const CheckOptions& o) {
   } else {
     fs::create_directories(work);
   }
-  const Launcher launch(o, work);
+  Launcher launch(o, work);
   Progress progress((o.reference.empty() ? o.runs : 0) + (o.kills > 0 ? 1 : 0) +
                         static_cast<int>(paths.empty() ? 0 : paths.size() - 1),
                     o.progress);
@@ -247,10 +247,11 @@ CheckReport check(const CheckOptions& o) {
           fmt::format("check: the command failed on its first uninterrupted run (exit {}); its output "
                       "ends:\n{}",
                       code, tail_of(first.log)));
-    return read_process_run(first.trace);
+    return read_process_run(first.trace_env);
   };
   const ProcessRun first_run = uninterrupted();
   const RecordedTrace& a = first_run.main();
+  launch.follow(first_run.primary);
   progress.note(recorded_summary(first_run));
   report.findings = script_findings(a);
 
@@ -264,7 +265,7 @@ CheckReport check(const CheckOptions& o) {
       laws.push_back({"determinism: two uninterrupted runs are bitwise equal", false,
                       fmt::format("the second run failed (exit {}); its output ends:\n{}", code, tail_of(second.log))});
     } else {
-      const ProcessRun second_run = read_process_run(second.trace);
+      const ProcessRun second_run = read_process_run(second.trace_env);
       const RecordedTrace& b = again.emplace(
           second_run.traces.count(first_run.primary) ? second_run.traces.at(first_run.primary) : second_run.main());
       const std::string diff = first_process_difference(first_run, second_run);

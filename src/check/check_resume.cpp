@@ -237,7 +237,17 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
       for (const auto& [start, step] : last)
         if (start < last.rbegin()->first) seen->kills.push_back(step);
     }
-    if (departure && runs_differ.empty()) {
+    // A loop that never zeroes its gradients carries them from step to step: state no checkpoint
+    // holds, so a restart departs however complete its checkpoint is (zero-grad-missing names the line).
+    const bool carries_grads = std::any_of(straight.facts.begin(), straight.facts.end(), [](const ProbeFact& f) {
+      return f.fact == "backward-onto-last-step-grads";
+    });
+    if (departure && runs_differ.empty() && carries_grads)
+      notes.push_back(fmt::format(
+          "it departs at step {}: the loop never zeroes its gradients, so each step adds onto the last one's, and "
+          "no checkpoint holds those; a restart begins with none (zero-grad-missing)",
+          departure->step));
+    else if (departure && runs_differ.empty()) {
       diagnosed = diagnose_resume(resumed, *departure);
       for (auto& f : diagnosed)
         if (f.id == "resume-state-equal-values-differ") resume_op_rerun(launch, straight, *departure, progress, f);

@@ -35,11 +35,14 @@ std::vector<std::string> split_words(const std::string& text);
 // built from, or <prefix>/share/trainproof/python once installed.
 fs::path probe_python_dir();
 
-// One run of the command: its folder, its trace, its log (stdout and stderr).
+// One run of the command: its folder, its trace, its log (stdout and stderr). `trace` is the
+// file of the process the laws follow (Launcher::follow); `trace_env`, the command's
+// TRAINPROOF_TRACE, beside which every other process writes its own.
 struct Run {
   std::string name;
   fs::path dir, trace, log;
   std::optional<int64_t> seed;  // --seed-arg: {seed} in it is this
+  fs::path trace_env;
 };
 
 class Launcher {
@@ -62,8 +65,13 @@ class Launcher {
                                      (old && *old ? std::string(":") + old : std::string())}};
   }
 
+  // The process whose trace the laws hold from now on (processes.h: the uninterrupted run's primary).
+  void follow(const std::string& identity) { primary_ = identity; }
+
   Run make(const std::string& name, std::optional<int64_t> seed = std::nullopt) const {
-    Run r{name, work_ / name, work_ / (name + ".trace"), work_ / (name + ".log"), seed};
+    const fs::path env = work_ / (name + ".trace");
+    const bool own = primary_.empty() || primary_ == "rank0";
+    Run r{name, work_ / name, own ? env : fs::path(env.string() + "." + primary_), work_ / (name + ".log"), seed, env};
     fs::create_directories(r.dir);
     return r;
   }
@@ -84,7 +92,7 @@ class Launcher {
     }
     auto env = extra_env;
     env.insert(env.end(), probe_env_.begin(), probe_env_.end());
-    env.emplace_back("TRAINPROOF_TRACE", r.trace.string());
+    env.emplace_back("TRAINPROOF_TRACE", r.trace_env.string());
     env.emplace_back("TRAINPROOF_RUN_DIR", r.dir.string());
     return spawn_program(program_, args, {r.log, r.log, /*append=*/true}, env);
   }
@@ -102,6 +110,7 @@ class Launcher {
   std::string program_;
   std::vector<std::string> resume_args_, seed_args_;
   std::vector<std::pair<std::string, std::string>> probe_env_;
+  std::string primary_;
 };
 
 // Watches a run folder and the folders made in it (a checkpoint-N/ of Trainer's, a save_state

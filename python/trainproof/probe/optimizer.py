@@ -3,6 +3,7 @@ the update; the optimizers' and schedulers' makers, zero_grad, backward, clippin
 and the facts behind check's findings about them (stale gradients, a schedule stepped out of
 order or cut short, clipping while scaled, weight decay on biases and norms)."""
 import os
+import sys
 
 from trainproof.probe import compiled
 from trainproof.probe.digest import Digest, blake2b_hex, local, local_value
@@ -19,12 +20,24 @@ def bias_or_norm(p):
 
 
 
+def inside_dcp(torch):
+    """Whether DCP itself is running (its get_state_dict/set_state_dict make an optimizer's state
+    with a step of lr 0 on zero gradients): a step of torch's own, not the loop's."""
+    dcp = os.path.join(os.path.dirname(os.path.abspath(torch.__file__)), "distributed", "checkpoint") + os.sep
+    f = sys._getframe(2)
+    while f is not None:
+        if f.f_code.co_filename.startswith(dcp):
+            return True
+        f = f.f_back
+    return False
+
+
 class OptimizerSteps:
     def _step_pre_hook(self, optimizer, args, kwargs):
         """The record of a step, taken before the update. A step given a closure (Lightning's loop,
         LBFGS) computes its loss and gradients inside optimizer.step(closure): the record is taken
         when the closure returns, the closure itself called exactly as given."""
-        if compiled.is_compiling():
+        if compiled.is_compiling() or self._safely(inside_dcp, self.torch):
             return None
         # args[0] is the optimizer itself (torch's step wrapper passes step's own arguments).
         closure = kwargs.get("closure") if "closure" in kwargs else (args[1] if len(args) > 1 else None)
@@ -290,7 +303,7 @@ class OptimizerSteps:
         self.scaled.clear()
 
     def _post_step(self, optimizer, args, kwargs):
-        if not self._on():
+        if not self._on() or inside_dcp(self.torch):
             return
         pending = self.closure_unrecorded
         self.closure_unrecorded = None
