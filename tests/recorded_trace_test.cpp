@@ -129,6 +129,31 @@ TEST(RecordedTraceTest, TheStepTallyReadsOnlyWhatWasAppended) {
   EXPECT_EQ(read_recorded_trace(p).steps.size(), 1u);
 }
 
+// Every process writes its own trace: the run's file (the command's own process, or rank 0)
+// and `<file>.<identity>` beside it; each is read under the identity its start record names.
+TEST(RecordedTraceTest, EachProcessOfARunIsReadFromItsOwnFile) {
+  const TempDir dir("trace");
+  const fs::path main = dir.path() / "run.trace";
+  const auto trace = [](const std::string& process, int steps) {
+    std::string out = "TPTRACE 1\n";
+    const auto record = [&](const std::string& json) {
+      out += json + "\t" + fmt::format("{:016x}", fnv1a64(json)) + "\n";
+    };
+    record(fmt::format(R"({{"argv":[],"kind":"start","pid":1,"process":"{}"}})", process));
+    for (int s = 1; s <= steps; ++s)
+      record(fmt::format(R"({{"digests":{{}},"kind":"probe","opt_step":null,"seq":{},"values":{{}},"where":""}})", s));
+    return out;
+  };
+  spit(main, trace("rank0", 3));
+  spit(dir.path() / "run.trace.rank1", trace("rank1", 4));
+  spit(dir.path() / "other.trace.rank1", trace("rank1", 5));  // another run's: not this one's
+  const auto all = read_process_traces(main);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all.at("rank0").steps.size(), 3u);
+  EXPECT_EQ(all.at("rank1").steps.size(), 4u);
+  EXPECT_TRUE(read_process_traces(dir.path() / "none.trace").empty());
+}
+
 TEST(RecordedTraceTest, WithoutTheVariableTheRecorderIsANoOp) {
   unsetenv("TRAINPROOF_TRACE");
   Recorder rec;
@@ -412,6 +437,57 @@ TEST(ProbeFindingsTest, AFolderWrittenInPlaceIsNamedAsTheFolderAFileAsTheFile) {
       << found[0].detail;
   t.file_ops[0].path = "/r/step_16.tmp/optimizer.bin";
   EXPECT_TRUE(non_atomic_saves(t, "").empty());
+}
+
+// A DCP checkpoint is a folder: what it holds is what its metadata's keys hold (the dcp-saved
+// fact), with any file saved beside it at the same step (each rank's RNG state); and it is atomic
+// by DCP's protocol, so only a restart that took a folder without .metadata is non-atomic.
+ProbeFact dcp_saved(const std::string& path, const std::string& holds) {
+  ProbeFact f;
+  f.fact = "dcp-saved";
+  f.start = 1;
+  f.seq = 8;
+  f.data = {{"path", path}, {"holds", holds}};
+  return f;
+}
+
+TEST(ProbeFindingsTest, ADcpCheckpointHoldsWhatItsMetadataHoldsAndWhatIsSavedBesideIt) {
+  RecordedTrace t;
+  t.probe = {step_of(1, 1), step_of(1, 8), step_of(1, 9)};
+  t.file_ops = {save_of("/r/step-8", 8, {"optimizer", "scheduler"}), save_of("/r/rng-8-rank0.pt", 8, {"rng"}, false)};
+  t.file_ops[0].dcp = true;
+  t.facts = {dcp_saved("/r/step-8", "optimizer,scheduler,step")};
+  EXPECT_EQ(checkpoint_holds(t, t.file_ops[0]), (std::set<std::string>{"optimizer", "scheduler", "step", "rng"}));
+  for (const auto& f : script_findings(t)) EXPECT_NE(f.id, "checkpoint-missing-state") << f.detail;
+  // Negative: the objects given to dcp.save hold an optimizer, but its metadata does not (the
+  // script's Stateful left it out): the metadata is what a restart gets.
+  t.facts = {dcp_saved("/r/step-8", "scheduler,step")};
+  const auto found = script_findings(t);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "checkpoint-missing-state");
+  EXPECT_NE(found[0].detail.find("lacks optimizer"), std::string::npos) << found[0].detail;
+}
+
+TEST(ProbeFindingsTest, ADcpFolderWithoutMetadataARestartLoadedIsNonAtomicOneWithItIsNot) {
+  RecordedTrace t;
+  t.file_ops = {save_of("/r/step-8", 8, {"optimizer"})};
+  t.file_ops[0].dcp = true;
+  ProbeFileOp load;
+  load.kind = "load";
+  load.start = 2;
+  load.path = "/r/step-8";
+  load.dcp = true;
+  load.complete = true;  // .metadata was there: DCP finished the checkpoint
+  load.where = "train.py:113";
+  t.file_ops.push_back(load);
+  EXPECT_TRUE(non_atomic_saves(t, "step-8/__0_0.distcp").empty());
+  t.file_ops[1].complete = false;
+  const auto found = non_atomic_saves(t, "step-8/__0_0.distcp");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "non-atomic-checkpoint");
+  EXPECT_EQ(found[0].where, "train.py:113");
+  EXPECT_NE(found[0].detail.find("step-8/, a checkpoint folder without .metadata"), std::string::npos)
+      << found[0].detail;
 }
 
 // A checkpoint written by other means than torch.save onto its path (a buffer's bytes written

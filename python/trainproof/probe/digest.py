@@ -1,5 +1,6 @@
 """Exact digests of tensors and plain values, computed where the tensors live."""
 import hashlib
+import os
 
 DIGEST_BYTES = 8
 
@@ -14,7 +15,9 @@ def local(t):
     any other tensor as it is. The probe never computes on a DTensor: every op on one may be a
     collective that only this rank would enter (FSDP2's parameters and gradients are DTensors)."""
     to_local = getattr(type(t), "to_local", None)
-    return t.to_local() if to_local is not None else t
+    if to_local is None or os.environ.get("TRAINPROOF_INJECT_FAULT") == "probe-computes-on-dtensors":
+        return t  # (the fault: the negative control of tests/probe_collectives_test.py)
+    return t.to_local()
 
 
 def local_value(t):

@@ -1,0 +1,150 @@
+"""One training loop, sharded with FSDP2 (fully_shard) or replicated with DDP, checkpointed with
+torch.distributed.checkpoint (DCP) the way PyTorch's FSDP2 and DCP tutorials write it; runs under
+`torchrun --nproc-per-node 2` on CPU (gloo). --mistake plants one resume or loop mistake.
+"""
+import argparse
+import os
+import re
+import time
+
+import torch
+import torch.distributed as dist
+import torch.distributed.checkpoint as dcp
+import torch.nn as nn
+from torch.distributed.checkpoint.state_dict import (get_model_state_dict, get_state_dict, set_model_state_dict,
+                                                     set_state_dict)
+from torch.distributed.checkpoint.stateful import Stateful
+from torch.distributed.device_mesh import init_device_mesh
+from torch.distributed.fsdp import fully_shard
+from torch.distributed.tensor import DTensor
+from torch.nn.parallel import DistributedDataParallel
+from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
+
+STEPS, WARMUP, BATCH, CKPT_EVERY = 12, 4, 8, 4
+MISTAKES = ("none", "no-optimizer", "newest-folder", "no-zero-grad")
+
+
+class AppState(Stateful):
+    """What a checkpoint holds. DCP calls state_dict() when saving and again when loading (to learn the
+    shapes and shards to read into), then load_state_dict() with what it read."""
+
+    def __init__(self, model, optimizer, scheduler, step, with_optimizer=True):
+        self.model, self.optimizer, self.scheduler, self.step = model, optimizer, scheduler, step
+        self.with_optimizer = with_optimizer
+
+    def state_dict(self):
+        if self.with_optimizer:
+            model_sd, optim_sd = get_state_dict(self.model, self.optimizer)
+            state = {"model": model_sd, "optim": optim_sd}
+        else:  # the no-optimizer mistake: AdamW's moments are not saved
+            state = {"model": get_model_state_dict(self.model)}
+        state["scheduler"] = self.scheduler.state_dict()
+        state["step"] = self.step
+        return state
+
+    def load_state_dict(self, state):
+        if self.with_optimizer:
+            set_state_dict(self.model, self.optimizer, model_state_dict=state["model"], optim_state_dict=state["optim"])
+        else:
+            set_model_state_dict(self.model, state["model"])
+        self.scheduler.load_state_dict(state["scheduler"])
+        self.step = state["step"]
+
+
+def checkpoint_to_resume(out, mistake):
+    """The newest step-N folder that DCP finished (it writes .metadata last, after every rank's data),
+    or None. The newest-folder mistake takes the newest folder even if a kill tore it."""
+    found = []
+    for name in os.listdir(out) if os.path.isdir(out) else []:
+        m = re.fullmatch(r"step-(\d+)", name)
+        folder = os.path.join(out, name)
+        if m and (mistake == "newest-folder" or os.path.exists(os.path.join(folder, ".metadata"))):
+            found.append((int(m.group(1)), folder))
+    return max(found)[1] if found else None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--wrap", choices=("fsdp2", "ddp"), default="fsdp2")
+    ap.add_argument("--out", required=True, help="checkpoints go to OUT/step-N/")
+    ap.add_argument("--resume", action="store_true", help="continue from the newest complete checkpoint in OUT")
+    ap.add_argument("--mistake", choices=MISTAKES, default="none")
+    ap.add_argument("--dump-final", metavar="PREFIX",
+                    help="each rank saves its final local parameter and optimizer shards to PREFIX.rankR.pt")
+    ap.add_argument("--step-seconds", type=float, default=0.0,
+                    help="pause this long after each step, so that an outside kill can land between checkpoints")
+    a = ap.parse_args()
+
+    dist.init_process_group("gloo")
+    rank, world = dist.get_rank(), dist.get_world_size()
+    os.makedirs(a.out, exist_ok=True)
+
+    torch.manual_seed(0)  # before the layers are built: their initial weights come from it
+    fc1 = nn.Linear(16, 64)
+    relu = nn.ReLU()
+    fc2 = nn.Linear(64, 2)
+    model = nn.Sequential(fc1, relu, fc2)
+    if a.wrap == "fsdp2":
+        mesh = init_device_mesh("cpu", (world,))
+        fully_shard(fc1, mesh=mesh)
+        fully_shard(fc2, mesh=mesh)
+        fully_shard(model, mesh=mesh)  # the root: its parameters turn into DTensors, one shard per rank
+    else:
+        model = DistributedDataParallel(model)
+
+    # Decay on weight matrices only; biases are not regularised. Built after wrapping, so the groups hold
+    # the parameters the wrapper trains (DTensors under FSDP2, whose dim() is the full tensor's).
+    decay = [p for p in model.parameters() if p.dim() >= 2]
+    no_decay = [p for p in model.parameters() if p.dim() < 2]
+    optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01},
+                                   {"params": no_decay, "weight_decay": 0.0}], lr=1e-2)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(1.0, (s + 1) / WARMUP))
+
+    # Fixed synthetic data from a generator of its own, so the global RNG plays no part in it; each rank
+    # reads its own shard in a fixed order, so step N always trains on batch N.
+    data = torch.Generator().manual_seed(1234)
+    X = torch.randn(STEPS * BATCH * world, 16, generator=data)
+    y = (X[:, 0] + X[:, 1] > 0).long()
+    sampler = DistributedSampler(TensorDataset(X, y), num_replicas=world, rank=rank, shuffle=False)
+    batches = list(DataLoader(TensorDataset(X, y), batch_size=BATCH, sampler=sampler))
+
+    app = AppState(model, optimizer, scheduler, 0, with_optimizer=a.mistake != "no-optimizer")
+    folder = checkpoint_to_resume(a.out, a.mistake) if a.resume else None
+    if folder:
+        dcp.load({"app": app}, checkpoint_id=folder)
+        if rank == 0:
+            print(f"resumed from {folder} at step {app.step + 1}", flush=True)
+
+    model.train()
+    while app.step < STEPS:
+        inputs, targets = batches[app.step]
+        if a.mistake != "no-zero-grad":
+            optimizer.zero_grad()
+        loss = nn.functional.cross_entropy(model(inputs), targets)
+        loss.backward()
+        optimizer.step()
+        scheduler.step()  # per optimizer step: the warmup counts steps
+        app.step += 1
+        if rank == 0:
+            print(f"step {app.step} loss {loss.item():.6f}", flush=True)
+        if app.step % CKPT_EVERY == 0:
+            dcp.save({"app": app}, checkpoint_id=os.path.join(a.out, f"step-{app.step}"))
+        if a.step_seconds:
+            time.sleep(a.step_seconds)
+
+    if a.dump_final:
+        def local(t):
+            return t.to_local() if isinstance(t, DTensor) else t  # this rank's shard of a sharded tensor
+
+        dump = {f"param.{n}": local(p.detach()).clone() for n, p in model.named_parameters()}
+        names = {p: n for n, p in model.named_parameters()}
+        for p, st in optimizer.state.items():
+            for k, v in st.items():
+                if isinstance(v, torch.Tensor):
+                    dump[f"optim.{names[p]}.{k}"] = local(v).clone()
+        torch.save(dump, f"{a.dump_final}.rank{rank}.pt")
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()

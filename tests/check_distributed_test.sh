@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# `trainproof check` at scale, on the loops of examples/distributed/ (2 processes, gloo, CPU):
+# every process recorded in a file of its own, laws judged per process, DCP checkpoints judged
+# by their keys and their protocol, and each planted mistake named by its id at its line.
+#   check_distributed_test.sh TRAINPROOF_BIN VENV_BIN CASE
+# CASE:
+#   fsdp2 | ddp          the correct sharded_dcp.py loop (--wrap): both laws held, no finding,
+#                        the restart placed at the step the script printed, 2 ranks recorded
+#   spawn                spawn_loop.py (mp.spawn, no RANK): both laws held, no finding
+#   hogwild-fork | hogwild-spawn   hogwild.py: determinism BROKEN naming the shared model as the
+#                        cause, no op named, both workers' 20 steps each recorded
+#   no-optimizer | newest-folder | no-zero-grad   sharded_dcp.py's twins, each named at its line
+set -uo pipefail
+bin=$1 venv=$2 case=$3
+src=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export PATH="$venv:$PATH" OMP_NUM_THREADS=1
+loop=$src/examples/distributed/sharded_dcp.py
+fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
+line_of() { grep -nF -- "$1" "$2" | head -1 | cut -d: -f1; }
+check() { "$bin" check --keep "$tmp/runs" --json "$tmp/report.json" "$@" >"$tmp/out.log" 2>&1; }
+torchrun2=(torchrun --standalone --nproc-per-node 2)
+laws_held() {
+  grep -q "^check: 2 laws, 2 held, 0 broken, 0 finding(s)" "$tmp/out.log" || fail "the correct loop did not hold both laws without a finding"
+  grep -q "in each of 2 processes" "$tmp/out.log" || fail "determinism was not judged in each of the 2 processes"
+}
+# Where the script said its restart resumed ("resumed from .../step-4 at step 5") is where check placed it.
+placed_as_printed() {
+  local printed placed
+  printed=$(sed -n 's/^resumed from .* at step \([0-9]*\)$/\1/p' "$tmp/runs/preempted.log" | head -1)
+  placed=$(sed -n 's/.*restart 1 resumed at step \([0-9]*\) (.*/\1/p' "$tmp/out.log" | head -1)
+  [ -n "$printed" ] && [ "$printed" = "$placed" ] || fail "the script resumed at step '$printed', check placed it at '$placed'"
+}
+finding_at() {  # ID LINE-TEXT: printed BROKEN at the loop's line
+  grep -qE "^BROKEN   \[$1\] .*\(sharded_dcp.py:$(line_of "$2" "$loop")\)" "$tmp/out.log" \
+    || fail "[$1] is not named at sharded_dcp.py:$(line_of "$2" "$loop") ($2)"
+}
+case $case in
+  fsdp2 | ddp)
+    check --kills 1 --resume-args --resume -- "${torchrun2[@]}" "$loop" --wrap "$case" --out '{run_dir}'
+    laws_held
+    placed_as_printed
+    [ -s "$tmp/runs/uninterrupted-1.trace.rank1" ] || fail "rank 1 wrote no trace of its own"
+    ;;
+  spawn)
+    check --kills 1 --resume-args --resume -- python "$src/examples/distributed/spawn_loop.py" --out '{run_dir}'
+    laws_held
+    [ -s "$tmp/runs/uninterrupted-1.trace.proc2" ] || fail "mp.spawn's second process wrote no trace of its own"
+    ;;
+  hogwild-fork | hogwild-spawn)
+    check -- python "$src/examples/distributed/hogwild.py" --out '{run_dir}' --start "${case#hogwild-}"
+    grep -q "^BROKEN   determinism" "$tmp/out.log" || fail "two Hogwild runs were judged bitwise equal"
+    grep -q "2 processes (proc1, proc2) train one shared-memory model without a lock" "$tmp/out.log" \
+      || fail "the shared model is not named as the cause"
+    grep -q "nondeterministic-op" "$tmp/out.log" && fail "an op was compared across interleaved processes"
+    for p in proc1 proc2; do
+      n=$(grep -c '"kind":"probe"' "$tmp/runs/uninterrupted-1.trace.$p" 2>/dev/null)
+      [ "${n:-0}" = 20 ] || fail "worker $p: ${n:-0} steps recorded of its 20"
+    done
+    ;;
+  no-optimizer)
+    check --kills 1 --resume-args --resume -- "${torchrun2[@]}" "$loop" --out '{run_dir}' --mistake "$case"
+    finding_at checkpoint-missing-state 'dcp.save({"app": app}'
+    grep -A1 "\[checkpoint-missing-state\]" "$tmp/out.log" | grep -q "lacks optimizer of the state" \
+      || fail "the checkpoint's missing state is not the optimizer's"
+    finding_at resume-missing-optimizer-state "optimizer.step()"
+    ;;
+  newest-folder)
+    check --kills 1 --resume-args --resume -- "${torchrun2[@]}" "$loop" --out '{run_dir}' --mistake "$case"
+    finding_at non-atomic-checkpoint 'dcp.load({"app": app}'
+    ;;
+  no-zero-grad)
+    check --kills 1 --resume-args --resume -- "${torchrun2[@]}" "$loop" --out '{run_dir}' --mistake "$case"
+    finding_at zero-grad-missing "loss.backward()"
+    grep -q "the loop never zeroes its gradients" "$tmp/out.log" || fail "the restart's departure is not put down to the carried gradients"
+    grep -qE "\[resume-(params-differ|missing-optimizer-state)\]" "$tmp/out.log" \
+      && fail "the checkpoint is blamed for the gradients no checkpoint holds"
+    ;;
+  *) echo "unknown case $case"; exit 2 ;;
+esac
+# A DCP checkpoint's own writes are not the script's: no finding names a torch.load inside DCP.
+grep -q "\[unsafe-torch-load\]" "$tmp/out.log" && fail "DCP's own load was taken for the script's torch.load"
+echo "$case: $(tail -1 "$tmp/out.log")"
+echo "1 passed, 0 failed"
