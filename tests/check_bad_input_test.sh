@@ -23,10 +23,10 @@ expect "not in PATH" -- trainproof-no-such-program
 expect "failed on its first uninterrupted run (exit 1)" -- false
 printf '#!/nonexistent/interpreter\n' >"$tmp/no-interpreter.sh" && chmod +x "$tmp/no-interpreter.sh"
 expect "$tmp/no-interpreter.sh: cannot be started: No such file or directory" -- "$tmp/no-interpreter.sh"
-expect "uninterrupted-1.trace: no trace (the command recorded nothing" -- true
+expect "holds no record: no process of the command called backward() or stepped an optimizer" -- true
 # --allow ID right before `--`: the command's own --flags stay the command's (the parser once
 # took that `--` as the end of --allow's list, then read them as check's).
-expect "uninterrupted-1.trace: no trace (the command recorded nothing" --allow non-atomic-checkpoint -- true --dataset=tiny
+expect "holds no record: no process of the command called backward() or stepped an optimizer" --allow non-atomic-checkpoint -- true --dataset=tiny
 expect "uninterrupted-1.trace: record 1 is damaged" -- sh -c "printf 'TPTRACE 1\nnot a record\n{}\n' >\"\$TRAINPROOF_TRACE\""
 expect "the uninterrupted run holds no record" -- sh -c "printf 'TPTRACE 1\n' >\"\$TRAINPROOF_TRACE\""
 expect "$tmp/absent.trace: no such trace (--reference)" --reference "$tmp/absent.trace" -- true
