@@ -490,6 +490,30 @@ TEST(ProbeFindingsTest, ADcpFolderWithoutMetadataARestartLoadedIsNonAtomicOneWit
       << found[0].detail;
 }
 
+// A seed drawn anew in every run (random.randint, the time): named where it is drawn, not at the
+// first random op after it. Its near miss: the same seed in both runs names nothing.
+TEST(ProbeFindingsTest, ASeedThatDiffersBetweenRunsIsNamedWhereItWasDrawn) {
+  const auto seeded = [](const std::string& seed, const std::string& drawn_at) {
+    RecordedTrace t;
+    ProbeFact f;
+    f.fact = "torch-seeded";
+    f.start = 1;
+    f.where = "main.py:49";
+    f.data = {{"seed", seed}, {"drawn_at", drawn_at}};
+    t.facts = {f};
+    return t;
+  };
+  const auto found = seed_drawn_anew(seeded("3612", "main.py:46"), seeded("7250", "main.py:46"));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "unseeded-rng");
+  EXPECT_EQ(found[0].where, "main.py:46");
+  EXPECT_NE(found[0].detail.find("torch.manual_seed() (main.py:49) was given 3612 in one run and 7250"),
+            std::string::npos)
+      << found[0].detail;
+  EXPECT_EQ(seed_drawn_anew(seeded("3612", ""), seeded("7250", ""))[0].where, "main.py:49");  // drawn elsewhere
+  EXPECT_TRUE(seed_drawn_anew(seeded("0", ""), seeded("0", "")).empty());
+}
+
 // A checkpoint written by other means than torch.save onto its path (a buffer's bytes written
 // with open()): the file kill 1 landed in the write of, which a restart then loaded, is named at
 // that load. Not where the kill landed in another file (the atomic form's .tmp), nor where only

@@ -279,8 +279,12 @@ CheckReport check(const CheckOptions& o) {
             ". {} processes ({}) train one shared-memory model without a lock: the order of their updates differs "
             "between runs, so no two runs are bitwise equal (hold such a loop to a band golden: --regen --band)",
             shared.size(), fmt::join(shared, ", "));
-      else if (!diff.empty())
+      else if (auto seeds = seed_drawn_anew(a, b); !diff.empty() && !seeds.empty()) {
+        why = ". The seed differs between the runs: " + seeds.front().detail;  // the cause, not the first random op
+        report.findings.push_back(std::move(seeds.front()));
+      } else if (!diff.empty()) {
         op_rerun(launch, a, b, progress, report.findings);
+      }
       laws.push_back({"determinism: two uninterrupted runs are bitwise equal", diff.empty(),
                       diff.empty() ? fmt::format("{} steps, final parameters equal{}", a.steps.size(),
                                                  first_run.traces.size() > 1

@@ -84,6 +84,10 @@ std::set<std::string> checkpoint_holds(const RecordedTrace& run, const ProbeFile
 // What the run has that the checkpoint `save` belongs to does not hold, in the order of its needs.
 std::vector<std::string> checkpoint_lacks(const RecordedTrace& run, const ProbeFileOp& save);
 
+// Two runs whose torch.manual_seed() was given different values (a seed drawn with random, the
+// time, the pid, os.urandom): unseeded-rng at the line that drew it, else at the manual_seed line.
+std::vector<Finding> seed_drawn_anew(const RecordedTrace& a, const RecordedTrace& b);
+
 // The documents' mistakes in the script itself, from the probe's facts of the run's first
 // start (document 003, "Common mistakes"), each with its id, step and file:line:
 //   zero-grad-missing, eval-mode-forgotten, train-mode-forgotten, softmax-before-cross-entropy,

@@ -109,6 +109,24 @@ std::vector<std::string> checkpoint_lacks(const RecordedTrace& run, const ProbeF
   return missing;
 }
 
+std::vector<Finding> seed_drawn_anew(const RecordedTrace& a, const RecordedTrace& b) {
+  const auto seeded = [](const RecordedTrace& t) -> const ProbeFact* {
+    for (const auto& f : t.facts)
+      if (f.fact == "torch-seeded" && f.start == 1) return &f;
+    return nullptr;
+  };
+  const ProbeFact *x = seeded(a), *y = seeded(b);
+  if (!x || !y || data_or(*x, "seed") == data_or(*y, "seed")) return {};
+  const std::string drawn = data_or(*x, "drawn_at");
+  return {
+      finding("unseeded-rng", kSeedLaw, -1, drawn.empty() ? x->where : drawn,
+              fmt::format("torch.manual_seed() ({}) was given {} in one run and {} in the other: the seed {}differs "
+                          "in every run (random's functions, the time, the pid, os.urandom), so every draw after it "
+                          "does too; seed with a fixed value, or pass one in and log it",
+                          x->where, data_or(*x, "seed"), data_or(*y, "seed"),
+                          drawn.empty() ? std::string() : fmt::format("drawn at {} ", drawn)))};
+}
+
 std::vector<Finding> script_findings(const RecordedTrace& run) {
   std::vector<Finding> out;
   const int start = run.probe.empty() ? 1 : run.probe.front().start;

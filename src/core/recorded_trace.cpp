@@ -108,7 +108,14 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
         for (const auto& [k, v] : j.at("digests").items()) p.digests[k] = v.get<std::string>();
         if (j.contains("opt_step") && !j.at("opt_step").is_null()) p.opt_step = j.at("opt_step").get<int64_t>();
         p.where = j.value("where", "");
-        r.probe.push_back(std::move(p));
+        // A second optimizer's update in the same step (a GAN's G after its D): one step, the
+        // second's values and digests its own series ("opt1.loss").
+        if (!r.probe.empty() && r.probe.back().start == p.start && r.probe.back().seq == p.seq) {
+          r.probe.back().values.insert(p.values.begin(), p.values.end());
+          r.probe.back().digests.insert(p.digests.begin(), p.digests.end());
+        } else {
+          r.probe.push_back(std::move(p));
+        }
       } else if (kind == "save" || kind == "load") {
         ProbeFileOp f;
         f.kind = kind;

@@ -66,6 +66,9 @@ class ProbeCore:
         self.ce_calls = {True: 0, False: 0}  # cross_entropy calls looked at, with grad enabled and not
         self.facts_said = set()
         self.backwards = self.optimizers_made = 0  # said at exit where no step was recorded ("probe-saw")
+        self.in_step = set()  # the optimizers (by index; None: a manual update) recorded in the current step
+        self.last_trained = None  # weakref to the outermost module of the last grad-enabled forward
+        self.manual = None  # a loop without an optimizer: its backward's step, until its update shows
         # TRAINPROOF_PROBE_CLOCK=1 (bench/probe_cost.py): the time spent in the probe's own work,
         # said on stderr at exit: seconds by the step they were spent before (the median over the
         # steps after the first three, which compile and warm up, as the bench's loops time theirs).
@@ -108,7 +111,7 @@ class ProbeCore:
         self.rec = self.identity = self.loss = self.grad_norm = self.batch = self.top = None
         self.closure_unrecorded = self.pending_eval = None
         self.seq = self.backwards = self.optimizers_made = 0
-        self.optimizers = []
+        self.optimizers, self.in_step, self.manual = [], set(), None
         for state in (self.scaled, self.opt_steps, self.after_step, self.stale):
             state.clear()
         self.step_taken, self.facts_said, self.failed = set(), set(), set()
@@ -163,11 +166,11 @@ class ProbeCore:
     def _final(self):
         if not self._on():
             return
-        if self.rec is None:  # nothing recorded: what was seen, where there was training to see
-            if not (self.backwards or self.optimizers_made):
-                return
+        if self.manual is not None:
+            self._manual_step_at_exit()  # the last backward's update, made before the exit
+        if self.seq == 0 and (self.backwards or self.optimizers_made):  # training seen, but no step
             self._fact("probe-saw", backwards=self.backwards, optimizers=self.optimizers_made)
-        if self.rec._fd is None:
+        if self.rec is None or self.rec._fd is None:
             return
         self._flush_eval_forward()
         self._schedule_facts()

@@ -58,6 +58,22 @@ class Digest:
     def value(self, v):
         self._host.update(repr(v).encode())
 
+    def any(self, v):
+        """A value exactly: a tensor's every bit, a list's or dict's items one by one, else its repr."""
+        if isinstance(v, self._torch.Tensor):
+            self.tensor(v)
+        elif isinstance(v, (list, tuple)):
+            self._host.update(f"{type(v).__name__}{len(v)}".encode())
+            for x in v:
+                self.any(x)
+        elif isinstance(v, dict):
+            self._host.update(f"dict{len(v)}".encode())
+            for k in sorted(v, key=repr):
+                self.value(k)
+                self.any(v[k])
+        else:
+            self.value(v)
+
     def tensor(self, t):
         torch = self._torch
         t = local(t.detach())
@@ -95,6 +111,8 @@ class Digest:
                 parts.append(torch.bitwise_right_shift(part, 32, out=high[:n]))
             for x in parts:  # integer dot on the host; CUDA has none, so multiply and sum
                 self._sums.append(torch.dot(x, weights[:n]) if cpu else (x * weights[:n]).sum())
+        if len(self._sums) >= 4096:  # a digest fed for long (a loop that never steps): held in the hash
+            self._fold()
 
     def _scratch(self, device):
         """The odd weights 1, 3, 5, ... and a buffer for the high halves, of _WORDS words, made once a device."""
@@ -104,10 +122,13 @@ class Digest:
                                      torch.empty(self._WORDS, device=device, dtype=torch.int64))
         return self._weights[device]
 
-    def hex(self):
+    def _fold(self):
         if self._sums:
             for v in self._torch.stack(self._sums).cpu().tolist():
                 self._host.update(int(v).to_bytes(8, "little", signed=True))
             self._sums = []
+
+    def hex(self):
+        self._fold()
         return self._host.hexdigest()[:2 * DIGEST_BYTES]
 

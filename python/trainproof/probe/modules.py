@@ -1,6 +1,8 @@
 """Module modes: the outermost forward of each call (the step's batch, a forward in eval mode
 with gradients, a no-grad forward in train mode with Dropout or BatchNorm), and cross_entropy
 given probabilities instead of logits."""
+import weakref
+
 from trainproof.probe import compiled
 from trainproof.probe.digest import Digest, local
 from trainproof.probe.frames import user_frame
@@ -61,6 +63,7 @@ class ModuleModes:
             elif not inner.training:
                 self.seen_validation.add(module)
             return
+        self.last_trained = weakref.ref(module)  # a loop without an optimizer: whose parameters it updates
         if inner.training:
             self.seen_training.add(module)
         elif any(p.requires_grad for p in inner.parameters()):  # not a frozen module (a perceptual loss)

@@ -243,6 +243,8 @@ class OptimizerSteps:
         if self.pending_eval is not None:
             self._fact("grad-forward-in-eval-mode", once=False, backward=True, **self.pending_eval)
             self.pending_eval = None
+        if not self.optimizers_made:
+            self._manual_step()
         if tensor.numel() != 1:
             return
         v = local_value(tensor.detach())
@@ -254,11 +256,10 @@ class OptimizerSteps:
             v = v / scale.double().reshape(()).to(v.device)
         self.loss = v if self.loss is None else self.loss + v
 
-    # -- one optimizer step --------------------------------------------------------------------
+    # -- one step of the loop --------------------------------------------------------------------
     def _pre_step(self, optimizer, args, kwargs):
         if not self._on():
             return
-        torch = self.torch
         stale = self.stale.pop(id(optimizer), None)
         if stale is not None and stale[0].grad is stale[1]:  # not zeroed, nor set to None, since that backward
             self._fact("backward-onto-last-step-grads", where=stale[2])
@@ -272,20 +273,10 @@ class OptimizerSteps:
                          if p.device.type == "cpu" and not hasattr(type(p), "to_local") and p.is_shared())
             if shared:  # a model in shared memory (Hogwild's model.share_memory()): other processes update it too
                 self._fact("params-in-shared-memory", once=False, where=self.created_at.get(optimizer), params=shared)
-        if self.rng_at_first_step is None:
-            self.rng_at_first_step = torch.get_rng_state()
-            if not self.seeded and not torch.equal(self.rng_at_first_step, self.rng_at_install):
-                self._fact("torch-random-unseeded", where=self.first_draw)
-        self.seq += 1
-        if os.environ.get("TRAINPROOF_INJECT_FAULT") == "probe-draws-a-random-number":
-            torch.rand(1)  # the negative control of ProbeTest: a probe that changes the script's results
+        index = next(i for i, o in enumerate(self.optimizers) if o is optimizer)
         values = {}
         for i, g in enumerate(optimizer.param_groups):
             values["lr" if i == 0 else f"lr.{i}"] = float(g["lr"])
-        if self.loss is not None:
-            values["loss"] = float(self.loss)
-        if self.grad_norm is not None:
-            values["grad_norm"] = float(self.grad_norm)
         digests = {"params": self._params(optimizer).hex(), "optimizer": self._optimizer_state(optimizer),
                    "scheduler": self._scheduler_state(optimizer)}
         digests.update(self._rng_states())
@@ -294,13 +285,74 @@ class OptimizerSteps:
         scaler = self._scaler_state()
         if scaler is not None:
             digests["scaler"] = scaler
-        self._write({"kind": "probe", "seq": self.seq, "values": values, "digests": digests,
-                     "opt_step": self._opt_step(optimizer), "where": user_frame()})
+        self._record_step(index, values, digests, self._opt_step(optimizer), user_frame())
+
+    def _record_step(self, index, values, digests, opt_step, where):
+        """One record of the loop's step. An iteration that steps two optimizers (a GAN's D and G)
+        is one step: the second optimizer's update joins the step the first began, its values and
+        digests its own series ("opt1.loss", "opt1.params"). `index` is the optimizer's place
+        among those stepped so far (None: an update without an optimizer, _manual_step)."""
+        torch = self.torch
+        if self.rng_at_first_step is None:
+            self.rng_at_first_step = torch.get_rng_state()
+            if not self.seeded and not torch.equal(self.rng_at_first_step, self.rng_at_install):
+                self._fact("torch-random-unseeded", where=self.first_draw)
+        if self.seq == 0 or index in self.in_step:
+            self.seq += 1
+            self.in_step = {index}
+        else:
+            self.in_step.add(index)
+        if os.environ.get("TRAINPROOF_INJECT_FAULT") == "probe-draws-a-random-number":
+            torch.rand(1)  # the negative control of ProbeTest: a probe that changes the script's results
+        if self.loss is not None:
+            values["loss"] = float(self.loss)
+        if self.grad_norm is not None:
+            values["grad_norm"] = float(self.grad_norm)
+        prefix = f"opt{index}." if index else ""
+        self._write({"kind": "probe", "seq": self.seq, "values": {prefix + k: v for k, v in values.items()},
+                     "digests": {prefix + k: v for k, v in digests.items()}, "opt_step": opt_step, "where": where})
         if self.op_stop is not None and self.seq >= self.op_stop:
             os._exit(0)  # the rerun has what it came for: the ops up to the step where the runs parted
         self.loss = self.grad_norm = self.batch = None
         self.top = None
         self.scaled.clear()
+
+    # -- a step without an optimizer ---------------------------------------------------------------
+    def _manual_step(self):
+        """A loop that updates its parameters itself (p.data.add_(p.grad, alpha=-lr), p -= lr * p.grad
+        under no_grad): a step is a backward and the update of the parameters it reached. Each
+        backward digests the trained model's parameters; where they moved since the last backward,
+        that backward's step is recorded as it was then (its loss, batch, RNGs: before the update).
+        Backwards with no update between them (accumulated micro-batches) are one step."""
+        module = self.last_trained() if self.last_trained is not None else None
+        if module is None:
+            return
+        now = self._module_params(module)
+        pending = self.manual
+        if pending is not None and pending["digests"]["params"] != now:
+            self.manual, batch = None, self.batch  # this iteration's forward: the next step's batch
+            self._record_step(None, {}, pending["digests"], None, pending["where"])
+            self.batch = batch
+        if self.manual is None:
+            digests = {"params": now}
+            digests.update(self._rng_states())
+            if self.batch is not None:
+                digests["batch"] = self.batch.hex()
+            self.batch = None  # the next iteration's forward is the next step's batch
+            self.manual = {"digests": digests, "where": user_frame()}
+
+    def _manual_step_at_exit(self):
+        pending, module = self.manual, self.last_trained() if self.last_trained is not None else None
+        if pending is not None and module is not None and self._module_params(module) != pending["digests"]["params"]:
+            self.manual = None
+            self._record_step(None, {}, pending["digests"], None, pending["where"])
+
+    def _module_params(self, module):
+        d = Digest(self.torch)
+        for p in getattr(module, "_orig_mod", module).parameters():
+            if p.requires_grad:
+                d.tensor(p)
+        return d.hex()
 
     def _post_step(self, optimizer, args, kwargs):
         if not self._on() or inside_dcp(self.torch):
@@ -309,6 +361,8 @@ class OptimizerSteps:
         self.closure_unrecorded = None
         if pending is not None and pending[0] is optimizer and not pending[1]:
             self._pre_step(optimizer, args, kwargs)  # a closure the optimizer never called: recorded late
+        if pending is not None:  # the closure's later calls (LBFGS's line search): not the next step's loss or batch
+            self.loss = self.batch = None
         self.opt_steps[id(optimizer)] = self.opt_steps.get(id(optimizer), 0) + 1
         self.scaled_step = self.unscaled_step = False
         for g in optimizer.param_groups:
@@ -335,8 +389,7 @@ class OptimizerSteps:
                 state = optimizer.state.get(p, {})
                 for k in sorted(state):
                     d.value(k)
-                    v = state[k]
-                    d.tensor(v) if isinstance(v, self.torch.Tensor) else d.value(v)
+                    d.any(state[k])  # LBFGS keeps lists of tensors (its history): each exactly
         return d.hex()
 
     def _opt_step(self, optimizer):

@@ -9,6 +9,35 @@ from trainproof.probe.digest import DIGEST_BYTES, blake2b_hex
 from trainproof.probe.frames import user_frame
 
 
+def _seed_sources():
+    """The functions whose results differ in every run, as (owner, name, function)."""
+    import os
+    import random
+    import time
+    out = [(random, n) for n in ("randint", "randrange", "random", "getrandbits", "uniform")]
+    out += [(time, n) for n in ("time", "time_ns")] + [(os, "getpid"), (os, "urandom")]
+    return [(owner, n, getattr(owner, n)) for owner, n in out if hasattr(owner, n)]
+
+
+def _drawn_at(seed, drawn):
+    """The line that drew the value a seed was made from: the last draw that equals it, or whose
+    integer part, milliseconds or low 32 bits do (int(time.time()), a pid, urandom's bytes)."""
+    try:
+        want = int(seed)
+    except (TypeError, ValueError):
+        return ""
+    for value, where in reversed(drawn):
+        if isinstance(value, (bytes, bytearray)):
+            candidates = {int.from_bytes(value, "little"), int.from_bytes(value, "big")}
+        elif isinstance(value, (int, float)):
+            candidates = {int(value), int(value * 1000), int(value) % 2**32, int(value) % 2**31}
+        else:
+            continue
+        if want in candidates or want % 2**32 in {c % 2**32 for c in candidates}:
+            return where
+    return ""
+
+
 class RngState:
     def _install_rng(self, torch):
         """The first draw from torch's RNG before any seed, seeding, and restores of its state."""
@@ -52,16 +81,44 @@ class RngState:
         for owner, n, fn, _ in originals:
             setattr(owner, n, traced_draw(fn))
 
-        def seeding():
+        # Where a seed that differs between runs came from: the draws from sources that differ in
+        # every run (random's module functions, the time, the pid, os.urandom) before the first seed,
+        # their values kept, so that the seed given to manual_seed can be traced to the line that drew it.
+        sources = _seed_sources()
+        drawn = []  # (value, file:line), the last few
+
+        inside = []  # the probe's own calls of them (os.getpid in _on) are not the script's draws
+
+        def traced_source(fn):
+            def source(*args, **kwargs):
+                out = fn(*args, **kwargs)
+                if not inside:
+                    inside.append(True)
+                    try:
+                        if probe._on() and not probe.seeded:
+                            probe._safely(lambda: drawn.append((out, user_frame())) or drawn.__delitem__(slice(0, -16)))
+                    finally:
+                        inside.clear()
+                return out
+
+            return source
+
+        for owner, n, fn in sources:
+            setattr(owner, n, traced_source(fn))
+
+        def seeding(value):
             if probe._on() and not probe.seeded:
                 probe.seeded = True
                 restore_draws()
+                for owner, n, fn in sources:  # the first seed is what they were watched for
+                    setattr(owner, n, fn)
                 if not torch.equal(torch.get_rng_state(), probe.rng_at_install):
                     probe._fact("torch-random-before-seed")
+                probe._fact("torch-seeded", seed=repr(value), drawn_at=_drawn_at(value, drawn))
 
         def traced_seed(*args, **kwargs):
             if not compiled.is_compiling():
-                probe._safely(seeding)
+                probe._safely(seeding, args[0] if args else kwargs.get("seed"))
             return seed(*args, **kwargs)
 
         torch.manual_seed = traced_seed

@@ -1,0 +1,90 @@
+"""`trainproof check` on every loop shape (tests/data/loops/loop_shapes.py): the probe's record of
+each step holds the values the script itself printed for it, one record an iteration.
+usage: check_loop_shapes_test.py TRAINPROOF_BIN PYTHON SHAPE
+  manual, closure, two-optimizers  determinism held, no finding; each step's recorded values (the
+                      loss; D's as loss and G's as opt1.loss) equal the printed ones, as many steps
+  random-seed         determinism BROKEN, unseeded-rng at the random.randint line (and the
+                      manual_seed line said), no nondeterministic-op named
+  fixed-seed          its near miss: both laws held, no finding
+  backward-only       no step: exit 2, saying what the probe saw (backward calls, no optimizer)"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+bin_, python, shape = sys.argv[1:4]
+here = os.path.dirname(os.path.abspath(__file__))
+loop = os.path.join(here, "data", "loops", "loop_shapes.py")
+lines = open(loop).read().splitlines()
+
+
+def line_of(text):
+    return next(i + 1 for i, line in enumerate(lines) if text in line)
+
+
+def fail(why, out=""):
+    print(f"FAIL: {why}\n{out}\n0 passed, 1 failed")
+    sys.exit(1)
+
+
+def records(path):
+    out = {}
+    for raw in open(path, "rb").read().split(b"\n")[1:]:
+        if raw:
+            r = json.loads(raw.rpartition(b"\t")[0])
+            if r["kind"] == "probe":
+                out.setdefault(r["seq"], {}).update(r["values"])
+    return out
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    keep = os.path.join(tmp, "runs")
+    env = dict(os.environ, PATH=os.path.dirname(python) + os.pathsep + os.environ["PATH"])
+    p = subprocess.run([bin_, "check", "--keep", keep, "--json", os.path.join(tmp, "r.json"), "--", python, loop,
+                        "--shape", shape], capture_output=True, text=True, env=env, timeout=300)
+    out = p.stdout + p.stderr
+    if shape == "backward-only":
+        if p.returncode != 2 or not re.search(r"the probe saw the command import torch, call backward\(\) 8 time\(s\) "
+                                              r"and make 0 optimizer\(s\), but no step", out):
+            fail(f"exit {p.returncode}, not 2 saying what the probe saw", out)
+        print("backward-only: exit 2, the probe's sight said")
+        print("1 passed, 0 failed")
+        sys.exit(0)
+    report = json.load(open(os.path.join(tmp, "r.json")))
+    findings = [(f["id"], f["where"]) for f in report["findings"]]
+    determinism = next(e for e in report["results"] if e["name"].startswith("determinism"))
+    if shape == "random-seed":
+        if determinism["status"] != "BROKEN":
+            fail("two runs with seeds drawn anew were judged equal", out)
+        want = ("unseeded-rng", f"loop_shapes.py:{line_of('random.randint(1, 10000)')}")
+        if findings != [want]:
+            fail(f"findings {findings}, want exactly {want}", out)
+        if f"torch.manual_seed() (loop_shapes.py:{line_of('torch.manual_seed(seed)')})" not in out:
+            fail("the manual_seed line is not said", out)
+        print(f"random-seed: {want[0]} at {want[1]}")
+        print("1 passed, 0 failed")
+        sys.exit(0)
+    if p.returncode != 0 or determinism["status"] != "pass" or findings:
+        fail(f"exit {p.returncode}, determinism {determinism['status']}, findings {findings}", out)
+    if shape == "fixed-seed":
+        print("fixed-seed: held, no finding")
+        print("1 passed, 0 failed")
+        sys.exit(0)
+    printed = {}
+    for line in open(os.path.join(keep, "uninterrupted-1.log")):
+        m = re.match(r"step (\d+) (.*)", line)
+        if m:
+            words = m.group(2).split()
+            printed[int(m.group(1))] = {words[i]: float(words[i + 1]) for i in range(0, len(words), 2)}
+    recorded = records(os.path.join(keep, "uninterrupted-1.trace"))
+    if sorted(recorded) != sorted(printed):
+        fail(f"steps recorded {sorted(recorded)}, printed {sorted(printed)}", out)
+    for step, values in printed.items():
+        for name, value in values.items():
+            got = recorded[step].get(name)
+            if got is None or f"{got:.9g}" != f"{value:.9g}":
+                fail(f"step {step}: {name} recorded {got}, the script printed {value}", out)
+    print(f"{shape}: {len(printed)} steps, each recorded with the values the script printed")
+    print("1 passed, 0 failed")

@@ -1,0 +1,67 @@
+"""Loops of the shapes people write besides one optimizer stepped once an iteration, each printing
+`step N <name> <value>` for what it would log, so that a test can hold the probe's records to them.
+--shape: manual (SGD by hand, p.data.add_, no optimizer), closure (LBFGS, its closure called up to
+20 times a step), two-optimizers (a GAN's D and G in one iteration), random-seed (the seed drawn
+with random.randint), fixed-seed (its near miss), backward-only (gradients of the input, never an
+update: a loop with no step)."""
+import argparse
+import random
+
+import torch
+import torch.nn as nn
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--shape", required=True,
+                choices=("manual", "closure", "two-optimizers", "random-seed", "fixed-seed", "backward-only"))
+a = ap.parse_args()
+
+seed = random.randint(1, 10000) if a.shape == "random-seed" else 0
+torch.manual_seed(seed)
+data = torch.Generator().manual_seed(1234)  # the data from a generator of its own: the same in every run
+X = torch.randn(64, 4, generator=data)
+y = X.sum(1, keepdim=True)
+
+if a.shape == "two-optimizers":
+    D = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+    G = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 4))
+    opt_d, opt_g = torch.optim.Adam(D.parameters(), lr=1e-3), torch.optim.Adam(G.parameters(), lr=1e-3)
+    bce = nn.BCEWithLogitsLoss()
+    noise = torch.randn(48, 2, generator=data)
+    for i in range(6):
+        D.zero_grad()
+        err_real = bce(D(X[i * 8:(i + 1) * 8]), torch.ones(8, 1))
+        err_real.backward()
+        fake = G(noise[i * 8:(i + 1) * 8])
+        err_fake = bce(D(fake.detach()), torch.zeros(8, 1))
+        err_fake.backward()
+        opt_d.step()
+        G.zero_grad()
+        err_g = bce(D(fake), torch.ones(8, 1))
+        err_g.backward()
+        opt_g.step()
+        print(f"step {i + 1} loss {err_real.item() + err_fake.item():.9g} opt1.loss {err_g.item():.9g}", flush=True)
+elif a.shape == "closure":
+    fc = nn.Linear(4, 1)
+    opt = torch.optim.LBFGS(fc.parameters(), lr=0.1, max_iter=20)
+    for i in range(4):
+        batch = slice(i * 16, (i + 1) * 16)
+
+        def closure():
+            opt.zero_grad()
+            loss = nn.functional.mse_loss(fc(X[batch]), y[batch])
+            loss.backward()
+            return loss
+
+        loss = opt.step(closure)  # the closure's first call: what the script logs
+        print(f"step {i + 1} loss {loss.item():.9g}", flush=True)
+else:
+    fc = nn.Linear(4, 1)
+    for i in range(8):
+        inputs = X[i * 8:(i + 1) * 8].clone().requires_grad_(a.shape == "backward-only")
+        loss = nn.functional.mse_loss(fc(inputs), y[i * 8:(i + 1) * 8])
+        fc.zero_grad()
+        loss.backward()
+        if a.shape != "backward-only":
+            for p in fc.parameters():  # the update by hand: word_language_model's and regression's way
+                p.data.add_(p.grad, alpha=-0.1)
+        print(f"step {i + 1} loss {loss.item():.9g}", flush=True)
