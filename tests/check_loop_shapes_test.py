@@ -6,7 +6,12 @@ usage: check_loop_shapes_test.py TRAINPROOF_BIN PYTHON SHAPE
   random-seed         determinism BROKEN, unseeded-rng at the random.randint line (and the
                       manual_seed line said), no nondeterministic-op named
   fixed-seed          its near miss: both laws held, no finding
-  backward-only       no step: exit 2, saying what the probe saw (backward calls, no optimizer)"""
+  sequential-warmup, chained, long-warmup   scheduler-per-epoch's near misses: no finding, and
+                      each step recorded with the values the script printed
+  backward-only       no step: exit 2, saying what the probe saw (backward calls, no optimizer)
+  epoch-files         --kills 1 with --resume-args naming net_epoch_0.pth: the kill comes after the
+                      run wrote it (the restart does not die on a missing file), the model-only
+                      resume is named (resume-missing-optimizer-state), and the steps trained anew said"""
 import json
 import os
 import re
@@ -42,9 +47,22 @@ def records(path):
 with tempfile.TemporaryDirectory() as tmp:
     keep = os.path.join(tmp, "runs")
     env = dict(os.environ, PATH=os.path.dirname(python) + os.pathsep + os.environ["PATH"])
-    p = subprocess.run([bin_, "check", "--keep", keep, "--json", os.path.join(tmp, "r.json"), "--", python, loop,
-                        "--shape", shape], capture_output=True, text=True, env=env, timeout=300)
+    resume = ["--kills", "1", "--seed", "1", "--resume-args", "--net {run_dir}/net_epoch_0.pth"] \
+        if shape == "epoch-files" else []
+    p = subprocess.run([bin_, "check", "--keep", keep, "--json", os.path.join(tmp, "r.json")] + resume +
+                       ["--", python, loop, "--shape", shape, "--out", "{run_dir}"],
+                       capture_output=True, text=True, env=env, timeout=300)
     out = p.stdout + p.stderr
+    if shape == "epoch-files":
+        ids = {f["id"] for f in json.load(open(os.path.join(tmp, "r.json")))["findings"]}
+        if "failed" in out or "resume-missing-optimizer-state" not in ids:
+            fail(f"the model-only resume is not diagnosed (findings {sorted(ids)})", out)
+        m = re.search(r"restart 1 resumed at step (\d+) \(found by [^)]*\), and trained steps (\d+)-(\d+) anew", out)
+        if not m or m.group(1) != "9":
+            fail("the restart is not said to have resumed at step 9 (after epoch 0's file) and trained steps anew", out)
+        print(f"epoch-files: resumed at step 9, steps {m.group(2)}-{m.group(3)} trained anew; {sorted(ids)}")
+        print("1 passed, 0 failed")
+        sys.exit(0)
     if shape == "backward-only":
         if p.returncode != 2 or not re.search(r"the probe saw the command import torch, call backward\(\) 8 time\(s\) "
                                               r"and make 0 optimizer\(s\), but no step", out):

@@ -93,6 +93,14 @@ std::string final_params_difference(const RecordedTrace& straight, const Recorde
 // the run folder, or, `away_from_writes`, once a write has ended and none is under way (where a
 // restart died on the checkpoint kill 1 tore: the rest of the resume is diagnosed from an intact
 // one). `torn`: set when a restart failed after kill 1 landed in a non-atomic checkpoint's write.
+// Whether every file exists.
+bool written(const std::vector<fs::path>& files) {
+  return std::all_of(files.begin(), files.end(), [](const fs::path& f) {
+    std::error_code ec;
+    return fs::exists(f, ec);
+  });
+}
+
 Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
                   std::vector<Finding>& findings, const std::string& run, bool away_from_writes, bool& torn,
                   const std::string& runs_differ, PreemptedRun* seen) {
@@ -103,6 +111,7 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
   const std::vector<size_t> at = plan_kills(straight, kills, seed);
   const Run r = launch.make(run);
   StepTally counter(r.trace);
+  const std::vector<fs::path> resume_files = launch.resume_files(r);
   std::string killed_writing;  // the file kill 1 landed in the write of
   bool moved_whole = false;    // kill 1 came right after a checkpoint was renamed into the run folder
   // A checkpoint written straight over the one a restart loads (the probe saw both).
@@ -145,7 +154,11 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
         // Counting steps re-reads the trace: once armed, nothing but the watch stands between
         // a write's first event and the stop (a checkpoint's write can take 2 ms).
         if (!armed) {
-          if (!(armed = counter.now() >= at[k])) continue;
+          if (!(armed = counter.now() >= at[k] && written(resume_files) &&
+                        std::none_of(resume_files.begin(), resume_files.end(), [&](const fs::path& f) {
+                          return watch->writing(fs::relative(f, r.dir).string());
+                        })))
+            continue;
           moved_before = watch->moved_in().size();
         }
         wrote = wrote || closed || watch->moved_in().size() > moved_before;
@@ -202,6 +215,17 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
       continue;
     }
     const int code = launch.finish(pid, r);
+    // A restart that died for a file --resume-args names and the run never wrote: the kill came
+    // before the save, which is check's planning (a short run), not the loop's failure.
+    if (code != 0 && !written(resume_files))
+      for (const auto& f : resume_files)
+        if (!fs::exists(f))
+          return Law::not_tested(
+              name, fmt::format("the restart after kill {} failed (exit {}) for {}, which --resume-args names: the run "
+                                "had not written it when it was killed (no kill comes before it exists; here the run "
+                                "was killed {}). Name a file the loop has saved by then, or run it longer",
+                                at.size(), code, fs::relative(f, r.dir).string(),
+                                at.empty() ? std::string("early") : fmt::format("after step {}", at[0])));
     if (code != 0) torn = name_non_atomic() && !killed_writing.empty();
     if (code != 0)
       return {name, false,
@@ -218,9 +242,20 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
   std::vector<Finding> diagnosed;
   if (probed) {
     const auto aligned = align_restarts(straight, resumed);
+    auto offset = step_offsets(aligned);
+    std::map<int, int64_t> last;  // each start's last step, as the uninterrupted run numbers it
+    for (const auto& p : resumed.probe) last[p.start] = std::max(last[p.start], offset[p.start] + p.seq);
     for (const auto& a : aligned) {
       any_resumed = any_resumed || a.step > 1;
-      notes.push_back(fmt::format("restart {} resumed at step {} (found by {})", a.start - 1, a.step, a.how));
+      // A checkpoint saved at an epoch's end (or every N steps): the steps after it that the killed
+      // start had trained are trained anew. The law is still bitwise; the words say what happened.
+      const int64_t killed_after = last.count(a.start - 1) ? last[a.start - 1] : 0;
+      const std::string anew =
+          a.step > 1 && a.step <= killed_after
+              ? fmt::format(", and trained steps {}-{} anew: the checkpoint it loaded was saved after step {}", a.step,
+                            killed_after, a.step - 1)
+              : "";
+      notes.push_back(fmt::format("restart {} resumed at step {} (found by {}){}", a.start - 1, a.step, a.how, anew));
     }
     if (resumed.steps_from_probe) renumber_steps(resumed, aligned);
     // The first departure names the cause; from there on the preempted run is on another
@@ -231,9 +266,6 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
     if (seen) {
       *seen = {resumed, {}, {}, departure ? departure->step : -1};
       for (const auto& a : aligned) seen->restarts.push_back(a.step);
-      auto offset = step_offsets(aligned);
-      std::map<int, int64_t> last;  // each start's last step, as the uninterrupted run numbers it
-      for (const auto& p : resumed.probe) last[p.start] = std::max(last[p.start], offset[p.start] + p.seq);
       for (const auto& [start, step] : last)
         if (start < last.rbegin()->first) seen->kills.push_back(step);
     }

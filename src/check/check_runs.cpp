@@ -3,6 +3,7 @@
 
 #include <poll.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -97,6 +98,16 @@ void WriteWatch::watch(const fs::path& dir, const std::string& prefix) {
     if (e.is_directory(ec)) watch(e.path(), prefix + e.path().filename().string() + "/");
 }
 
+namespace {
+
+// A symbolic link, or a second name of a file (a hard link).
+bool is_link(const fs::path& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && (S_ISLNK(st.st_mode) || (S_ISREG(st.st_mode) && st.st_nlink > 1));
+}
+
+}  // namespace
+
 WriteWatch::~WriteWatch() {
   ::close(fd_);
 }
@@ -124,6 +135,9 @@ std::vector<std::string> WriteWatch::drain(int ms) {
         open_.erase(std::remove(open_.begin(), open_.end(), name), open_.end());
         closed.push_back(name);
       }
+      // A hard link or a symbolic link made to a file written before (timm's model_best beside
+      // last) is created whole: no write in progress that a kill could tear.
+      if ((e->mask & IN_CREATE) && !(e->mask & IN_MODIFY) && is_link(dir_ / name)) continue;
       if ((e->mask & (IN_MODIFY | IN_CREATE)) && std::find(open_.begin(), open_.end(), name) == open_.end())
         open_.push_back(name);
     }

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -97,6 +98,19 @@ class Launcher {
     return spawn_program(program_, args, {r.log, r.log, /*append=*/true}, env);
   }
 
+  // The files --resume-args names in the run folder ("--netG {run_dir}/netG_epoch_0.pth"): a
+  // restart needs them, so no kill comes before the run has written them.
+  std::vector<fs::path> resume_files(const Run& r) const {
+    std::vector<fs::path> out;
+    for (std::string a : resume_args_) {
+      if (const size_t eq = a.find('='); eq != std::string::npos && a.rfind("--", 0) == 0) a = a.substr(eq + 1);
+      if (a.find("{run_dir}/") == std::string::npos) continue;
+      for (size_t at; (at = a.find("{run_dir}")) != std::string::npos;) a.replace(at, 9, r.dir.string());
+      out.emplace_back(a);
+    }
+    return out;
+  }
+
   // Waits for the exit; past the timeout the command is killed and that is an error.
   int finish(pid_t pid, const Run& r) const {
     if (const auto code = wait_exit_within(pid, o_.timeout_s)) return *code;
@@ -127,6 +141,8 @@ class WriteWatch {
   std::vector<std::string> drain(int ms);
   // A file being written now (modified and not yet closed), or empty.
   std::string writing() const { return open_.empty() ? "" : open_.back(); }
+  // Whether `name` (its path in the run folder) is being written now.
+  bool writing(const std::string& name) const { return std::find(open_.begin(), open_.end(), name) != open_.end(); }
   // Files or folders renamed into the run folder since the watch began, whole (written
   // elsewhere, then moved in: Lightning's checkpoints): a write no kill can tear.
   const std::vector<std::string>& moved_in() const { return moved_; }

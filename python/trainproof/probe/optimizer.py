@@ -200,6 +200,19 @@ class OptimizerSteps:
                 probe._safely(scheduler_made, sched)
 
         lr_scheduler.LRScheduler.__init__ = traced_sched_init
+        # SequentialLR and ChainedScheduler make no LRScheduler.__init__ call of their own: held here,
+        # so that their children are known as theirs (_schedule_facts).
+        for composite in ("SequentialLR", "ChainedScheduler"):
+            cls = getattr(lr_scheduler, composite, None)
+            if cls is None or "__init__" not in vars(cls):
+                continue
+
+            def traced_composite_init(sched, *args, _init=vars(cls)["__init__"], **kwargs):
+                _init(sched, *args, **kwargs)
+                if not compiled.is_compiling() and not any(x is sched for x in probe.schedulers):
+                    probe._safely(scheduler_made, sched)
+
+            cls.__init__ = traced_composite_init
 
         # The steps a constructor takes (its own, and SequentialLR's of its first child) are not the
         # script's: they run inside _initial_step.
@@ -420,7 +433,12 @@ class OptimizerSteps:
         return blake2b_hex("|".join(states).encode())
 
     def _schedule_facts(self):
+        # A SequentialLR's or ChainedScheduler's children step only in their own phase: the parent
+        # is the schedule the loop steps, and is judged; its children are parts of it.
+        children = {id(c) for s in self.schedulers for c in (getattr(s, "_schedulers", None) or [])}
         for s in self.schedulers:
+            if id(s) in children or getattr(s, "last_epoch", None) is None:
+                continue
             k, n = s.last_epoch, self.opt_steps.get(id(self._base_optimizer(s.optimizer)), 0)
             span = getattr(s, "total_steps", None) or getattr(s, "T_max", None)
             changes = False

@@ -3,8 +3,13 @@
 --shape: manual (SGD by hand, p.data.add_, no optimizer), closure (LBFGS, its closure called up to
 20 times a step), two-optimizers (a GAN's D and G in one iteration), random-seed (the seed drawn
 with random.randint), fixed-seed (its near miss), backward-only (gradients of the input, never an
-update: a loop with no step)."""
+update: a loop with no step), epoch-files (dcgan's way: the model's state_dict saved at each
+epoch's end, resumed with --net OUT/net_epoch_0.pth, the optimizer's state left behind);
+near misses of scheduler-per-epoch, each correct: sequential-warmup (a SequentialLR whose warmup
+child, an unclamped LambdaLR, steps only until its milestone), chained (a ChainedScheduler),
+long-warmup (a warmup longer than the run)."""
 import argparse
+import os
 import random
 
 import torch
@@ -12,7 +17,10 @@ import torch.nn as nn
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--shape", required=True,
-                choices=("manual", "closure", "two-optimizers", "random-seed", "fixed-seed", "backward-only"))
+                choices=("manual", "closure", "two-optimizers", "random-seed", "fixed-seed", "backward-only",
+                         "epoch-files", "sequential-warmup", "chained", "long-warmup"))
+ap.add_argument("--out", default=".")
+ap.add_argument("--net", default="", help="epoch-files: resume the model from this file")
 a = ap.parse_args()
 
 seed = random.randint(1, 10000) if a.shape == "random-seed" else 0
@@ -40,6 +48,37 @@ if a.shape == "two-optimizers":
         err_g.backward()
         opt_g.step()
         print(f"step {i + 1} loss {err_real.item() + err_fake.item():.9g} opt1.loss {err_g.item():.9g}", flush=True)
+elif a.shape == "epoch-files":
+    net = nn.Linear(4, 1)
+    opt = torch.optim.Adam(net.parameters(), lr=1e-2)
+    if a.net:
+        net.load_state_dict(torch.load(a.net, weights_only=True))
+    for epoch in range(3):
+        for i in range(8):
+            opt.zero_grad()
+            loss = nn.functional.mse_loss(net(X[i * 8:(i + 1) * 8]), y[i * 8:(i + 1) * 8])
+            loss.backward()
+            opt.step()
+        torch.save(net.state_dict(), os.path.join(a.out, f"net_epoch_{epoch}.pth"))
+elif a.shape in ("sequential-warmup", "chained", "long-warmup"):
+    net = nn.Linear(4, 1)
+    opt = torch.optim.AdamW(net.parameters(), lr=1e-2, weight_decay=0.0)
+    if a.shape == "sequential-warmup":
+        warmup = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: (s + 1) / 4)
+        cosine = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=16)
+        sched = torch.optim.lr_scheduler.SequentialLR(opt, [warmup, cosine], milestones=[4])
+    elif a.shape == "chained":
+        sched = torch.optim.lr_scheduler.ChainedScheduler([torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 0.99 ** s),
+                                                           torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)])
+    else:
+        sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 1000))
+    for i in range(8):
+        opt.zero_grad()
+        loss = nn.functional.mse_loss(net(X[i * 8:(i + 1) * 8]), y[i * 8:(i + 1) * 8])
+        loss.backward()
+        opt.step()
+        sched.step()  # every optimizer step: correct
+        print(f"step {i + 1} loss {loss.item():.9g}", flush=True)
 elif a.shape == "closure":
     fc = nn.Linear(4, 1)
     opt = torch.optim.LBFGS(fc.parameters(), lr=0.1, max_iter=20)
