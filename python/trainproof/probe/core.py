@@ -31,6 +31,34 @@ def trace_path(trace, who):
     return trace if who in ("", "rank0") else f"{trace}.{who}"
 
 
+class Held:
+    """Objects of the script's the probe keeps track of (its optimizers, its schedulers) without
+    keeping them alive: a script that makes one per fold or trial frees each as it would unwatched.
+    Each keeps its place (an optimizer's index names its series) after it is gone."""
+
+    def __init__(self):
+        self._refs = []
+
+    def add(self, obj):
+        if obj not in self:
+            self._refs.append(weakref.ref(obj))
+
+    def __contains__(self, obj):
+        return any(r() is obj for r in self._refs)
+
+    def index(self, obj):
+        return next(i for i, r in enumerate(self._refs) if r() is obj)
+
+    def indexed(self):
+        return [(i, o) for i, o in ((i, r()) for i, r in enumerate(self._refs)) if o is not None]
+
+    def __iter__(self):
+        return iter([o for _, o in self.indexed()])
+
+    def __len__(self):
+        return len(self.indexed())
+
+
 class ProbeCore:
     def __init__(self, torch):
         from trainproof import Recorder
@@ -45,9 +73,11 @@ class ProbeCore:
         self.batch = None
         self.top = None  # the module of the outermost forward in flight
         self.scaled = {}  # id(tensor scaler.scale returned) -> the scale
-        self.schedulers = []  # held to the end, like the optimizers: judged at exit
+        self.schedulers = Held()  # whose state a step's digest holds
+        self.schedules = weakref.WeakKeyDictionary()  # scheduler -> its Schedule (optimizer.py)
+        self.schedule_list = []  # every Schedule, judged at exit (its scheduler alive then or not)
         self.scalers = weakref.WeakSet()
-        self.optimizers = []  # held to the end: their final parameters are digested at exit
+        self.optimizers = Held()  # by their order of first step; their final parameters digested at exit
         # For the facts behind check's findings (see _fact):
         self.opt_steps = {}  # id(optimizer) -> steps taken in this process
         self.created_at = weakref.WeakKeyDictionary()  # optimizer or scheduler -> file:line that made it
@@ -111,7 +141,7 @@ class ProbeCore:
         self.rec = self.identity = self.loss = self.grad_norm = self.batch = self.top = None
         self.closure_unrecorded = self.pending_eval = None
         self.seq = self.backwards = self.optimizers_made = 0
-        self.optimizers, self.in_step, self.manual = [], set(), None
+        self.optimizers, self.in_step, self.manual = Held(), set(), None
         for state in (self.scaled, self.opt_steps, self.after_step, self.stale):
             state.clear()
         self.step_taken, self.facts_said, self.failed = set(), set(), set()
@@ -175,7 +205,7 @@ class ProbeCore:
         self._flush_eval_forward()
         self._schedule_facts()
         digests = {}
-        for i, opt in enumerate(self.optimizers):
+        for i, opt in self.optimizers.indexed():
             digests[f"params.{i}" if i else "params"] = self._params(opt).hex()
         self._write({"kind": "final", "digests": digests})
         self.rec.close()

@@ -4,6 +4,7 @@ and the facts behind check's findings about them (stale gradients, a schedule st
 order or cut short, clipping while scaled, weight decay on biases and norms)."""
 import os
 import sys
+import weakref
 
 from trainproof.probe import compiled
 from trainproof.probe.digest import Digest, blake2b_hex, local, local_value
@@ -190,9 +191,15 @@ class OptimizerSteps:
         sched_init = lr_scheduler.LRScheduler.__init__
 
         def scheduler_made(sched):
-            probe.schedulers.append(sched)
+            probe.schedulers.add(sched)
             if probe._on():
                 probe.created_at[sched] = user_frame()
+                probe.schedules[sched] = Schedule(sched, probe._base_optimizer(getattr(sched, "optimizer", None)),
+                                                  probe.created_at[sched])
+                probe.schedule_list.append(probe.schedules[sched])
+                for child in getattr(sched, "_schedulers", None) or []:  # a composite's: parts of its schedule
+                    if child in probe.schedules:
+                        probe.schedules[child].child = True
 
         def traced_sched_init(sched, *args, **kwargs):
             sched_init(sched, *args, **kwargs)
@@ -209,7 +216,7 @@ class OptimizerSteps:
 
             def traced_composite_init(sched, *args, _init=vars(cls)["__init__"], **kwargs):
                 _init(sched, *args, **kwargs)
-                if not compiled.is_compiling() and not any(x is sched for x in probe.schedulers):
+                if not compiled.is_compiling() and sched not in probe.schedulers:
                     probe._safely(scheduler_made, sched)
 
             cls.__init__ = traced_composite_init
@@ -231,14 +238,21 @@ class OptimizerSteps:
         def scheduler_stepping(sched):
             # Not the step the constructor takes (before it is in self.schedulers, or in _initial_step).
             opt = id(probe._base_optimizer(getattr(sched, "optimizer", None)))
-            if (probe._on() and not probe.constructing and any(x is sched for x in probe.schedulers)
+            if (probe._on() and not probe.constructing and sched in probe.schedulers
                     and not probe.opt_steps.get(opt) and opt not in probe.step_taken):
                 probe._fact("scheduler-step-before-optimizer-step")
+
+        def scheduler_stepped(sched):
+            if sched in probe.schedules:
+                probe.schedules[sched].last_epoch = getattr(sched, "last_epoch", None)
 
         def traced_sched_step(sched, *args, **kwargs):
             if not compiled.is_compiling():
                 probe._safely(scheduler_stepping, sched)
-            return sched_step(sched, *args, **kwargs)
+            out = sched_step(sched, *args, **kwargs)
+            if not compiled.is_compiling():
+                probe._safely(scheduler_stepped, sched)
+            return out
 
         lr_scheduler.LRScheduler.step = traced_sched_step
 
@@ -276,8 +290,8 @@ class OptimizerSteps:
         stale = self.stale.pop(id(optimizer), None)
         if stale is not None and stale[0].grad is stale[1]:  # not zeroed, nor set to None, since that backward
             self._fact("backward-onto-last-step-grads", where=stale[2])
-        if not any(o is optimizer for o in self.optimizers):
-            self.optimizers.append(optimizer)
+        if optimizer not in self.optimizers:
+            self.optimizers.add(optimizer)
             groups = [{"weight_decay": float(g.get("weight_decay", 0) or 0), "params": len(g["params"]),
                        "one_dim": sum(1 for p in g["params"] if bias_or_norm(p))} for g in optimizer.param_groups]
             self._fact("param-groups", once=False, where=self.created_at.get(optimizer),
@@ -286,7 +300,7 @@ class OptimizerSteps:
                          if p.device.type == "cpu" and not hasattr(type(p), "to_local") and p.is_shared())
             if shared:  # a model in shared memory (Hogwild's model.share_memory()): other processes update it too
                 self._fact("params-in-shared-memory", once=False, where=self.created_at.get(optimizer), params=shared)
-        index = next(i for i, o in enumerate(self.optimizers) if o is optimizer)
+        index = self.optimizers.index(optimizer)
         values = {}
         for i, g in enumerate(optimizer.param_groups):
             values["lr" if i == 0 else f"lr.{i}"] = float(g["lr"])
@@ -310,7 +324,9 @@ class OptimizerSteps:
             self.rng_at_first_step = torch.get_rng_state()
             if not self.seeded and not torch.equal(self.rng_at_first_step, self.rng_at_install):
                 self._fact("torch-random-unseeded", where=self.first_draw)
-        if self.seq == 0 or index in self.in_step:
+        # A new step, unless this optimizer joins one another (still alive) began in this iteration.
+        if self.seq == 0 or index in self.in_step or any(
+                i is not None and i not in dict(self.optimizers.indexed()) for i in self.in_step):
             self.seq += 1
             self.in_step = {index}
         else:
@@ -434,18 +450,32 @@ class OptimizerSteps:
 
     def _schedule_facts(self):
         # A SequentialLR's or ChainedScheduler's children step only in their own phase: the parent
-        # is the schedule the loop steps, and is judged; its children are parts of it.
-        children = {id(c) for s in self.schedulers for c in (getattr(s, "_schedulers", None) or [])}
-        for s in self.schedulers:
-            if id(s) in children or getattr(s, "last_epoch", None) is None:
+        # is the schedule the loop steps, and is judged; its children are parts of it. A scheduler
+        # freed before the exit (one per fold) is judged as it was last stepped.
+        for s in self.schedule_list:
+            live = s.ref()
+            k = getattr(live, "last_epoch", None) if live is not None else s.last_epoch
+            if s.child or k is None:
                 continue
-            k, n = s.last_epoch, self.opt_steps.get(id(self._base_optimizer(s.optimizer)), 0)
-            span = getattr(s, "total_steps", None) or getattr(s, "T_max", None)
+            n = self.opt_steps.get(s.optimizer, 0)
             changes = False
-            for f in getattr(s, "lr_lambdas", []) or []:
+            for f in s.lambdas:
                 try:
                     changes = changes or f(k) != f(n)
                 except Exception:
                     pass
-            self._fact("schedule-at-exit", once=False, where=self.created_at.get(s), scheduler=type(s).__name__,
-                       scheduler_steps=k, optimizer_steps=n, span=span, lambda_changes_after=changes)
+            self._fact("schedule-at-exit", once=False, where=s.where, scheduler=s.kind, scheduler_steps=k,
+                       optimizer_steps=n, span=s.span, lambda_changes_after=changes)
+
+
+class Schedule:
+    """What the schedule-at-exit fact says of a scheduler, kept past its life: a script that makes one
+    per fold frees it before the exit, and the probe does not keep it alive (nor its optimizer)."""
+
+    def __init__(self, sched, optimizer, where):
+        self.ref = weakref.ref(sched)
+        self.kind, self.where, self.optimizer = type(sched).__name__, where, id(optimizer)
+        self.span = getattr(sched, "total_steps", None) or getattr(sched, "T_max", None)
+        self.lambdas = list(getattr(sched, "lr_lambdas", None) or [])
+        self.last_epoch = getattr(sched, "last_epoch", None)
+        self.child = False

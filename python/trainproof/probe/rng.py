@@ -9,6 +9,20 @@ from trainproof.probe.digest import DIGEST_BYTES, blake2b_hex
 from trainproof.probe.frames import user_frame
 
 
+def _as_builtin(wrapper, fn):
+    """TorchScript compiles a call of torch.rand as the operator aten::rand, found by the function's
+    identity; a wrapper in its place is a Python function it cannot compile (varargs). Registered as
+    the same operator, the wrapper compiles as the function did: a scripted draw is the draw itself."""
+    try:
+        from torch.jit import _builtins
+        op = _builtins._find_builtin(fn)
+        if op is not None:
+            _builtins._register_builtin(wrapper, op)
+    except Exception:  # an older or newer torch without these: scripting code that draws is rarer
+        pass
+    return wrapper
+
+
 def _seed_sources():
     """The functions whose results differ in every run, as (owner, name, function)."""
     import os
@@ -79,7 +93,7 @@ class RngState:
             return draw
 
         for owner, n, fn, _ in originals:
-            setattr(owner, n, traced_draw(fn))
+            setattr(owner, n, _as_builtin(traced_draw(fn), fn))
 
         # Where a seed that differs between runs came from: the draws from sources that differ in
         # every run (random's module functions, the time, the pid, os.urandom) before the first seed,
