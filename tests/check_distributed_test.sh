@@ -10,6 +10,9 @@
 #   hogwild-fork | hogwild-spawn   hogwild.py: determinism BROKEN naming the shared model as the
 #                        cause, no op named, both workers' 20 steps each recorded
 #   no-optimizer | newest-folder | no-zero-grad   sharded_dcp.py's twins, each named at its line
+#   rank0-rng            spawn_loop.py's twin (every rank restores rank 0's RNG): the process whose
+#                        state departs first is named, with its missing state, not rank 0's later
+#                        departure (its parameters, after the all-reduce) as missing state
 set -uo pipefail
 bin=$1 venv=$2 case=$3
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,6 +68,14 @@ case $case in
     grep -A1 "\[checkpoint-missing-state\]" "$tmp/out.log" | grep -q "lacks optimizer of the state" \
       || fail "the checkpoint's missing state is not the optimizer's"
     finding_at resume-missing-optimizer-state "optimizer.step()"
+    ;;
+  rank0-rng)
+    check --kills 1 --resume-args --resume -- python "$src/examples/distributed/spawn_loop.py" --out '{run_dir}' --mistake "$case"
+    grep -q "process proc2 departs first" "$tmp/out.log" || fail "the rank that resumed with another's RNG is not named first"
+    grep -qE "^BROKEN   \[resume-missing-rng-state\]" "$tmp/out.log" || fail "its missing RNG state is not named"
+    grep -A1 "\[resume-missing-rng-state\]" "$tmp/out.log" | grep -q "process proc2: " || fail "the finding does not name the process"
+    grep -qE "\[resume-(params-differ|missing-optimizer-state)\]" "$tmp/out.log" \
+      && fail "rank 0's later departure is blamed on state it restored"
     ;;
   newest-folder)
     check --kills 1 --resume-args --resume -- "${torchrun2[@]}" "$loop" --out '{run_dir}' --mistake "$case"

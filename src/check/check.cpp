@@ -138,6 +138,25 @@ std::string recorded_summary(const ProcessRun& run) {
   return what;
 }
 
+// The preempted run's other processes (ranks, workers): where one departs before the primary (or
+// the primary held), the law is broken there and the diagnosis is that process's; the primary's
+// own diagnosis of a later departure (findings from `first_diagnosed` on) follows from it and goes.
+void judge_other_processes(const ProcessRun& straight, const PreemptedRun& preempted, Law& law,
+                           std::vector<Finding>& findings, size_t first_diagnosed) {
+  const auto other = first_process_departure(straight, preempted);
+  if (!other || (preempted.departure >= 0 && other->step >= preempted.departure)) return;
+  findings.erase(std::remove_if(findings.begin() + static_cast<std::ptrdiff_t>(first_diagnosed), findings.end(),
+                                [](const Finding& f) { return f.id.rfind("resume-", 0) == 0; }),
+                 findings.end());
+  findings.insert(findings.end(), other->findings.begin(), other->findings.end());
+  law.status = Status::kBroken;
+  law.detail =
+      fmt::format("{} departs first, at step {}{}; {}", process_name(other->who), other->step,
+                  preempted.departure >= 0 ? fmt::format(" (before the primary, at step {})", preempted.departure)
+                                           : std::string(" (the primary held)"),
+                  law.detail);
+}
+
 // The findings as report entries (JUnit, HTML), each id once (the same id from two runs: a load
 // in the first start and a restart); --allow accepts one knowingly.
 void report_findings(VerifyReport& report, const std::vector<std::string>& allow) {
@@ -295,8 +314,10 @@ CheckReport check(const CheckOptions& o) {
   }
   if (o.kills > 0) {
     progress.run(fmt::format("preempted: {} SIGKILL(s), restarted after each", o.kills));
+    const size_t before = report.findings.size();
     laws.push_back(
         resume_law(launch, a, o.kills, o.seed, progress, report.findings, runs_differ, &preempted.emplace()));
+    if (runs_differ.empty()) judge_other_processes(first_run, *preempted, laws.back(), report.findings, before);
   }
   report.run_plots = run_plots(a, again ? &*again : nullptr, preempted ? &*preempted : nullptr, report.findings);
   if (!o.expect_lr.empty()) laws.push_back(schedule_law(a, o));

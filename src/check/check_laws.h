@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "src/check/check_runs.h"
+#include "src/check/probe_findings.h"
 #include "trainproof/core/progress.h"
 #include "trainproof/core/recorded_trace.h"
 #include "trainproof/verdict/outcome.h"
@@ -62,9 +63,11 @@ std::string first_difference(const RecordedTrace& a, const RecordedTrace& b);
 // departure after a restart is not tested as the resume's, and no missing state is named.
 // `seen`, where given, receives the preempted run as the report plots it.
 struct PreemptedRun {
-  RecordedTrace trace;                   // its steps as the uninterrupted run numbers them
-  std::vector<int64_t> kills, restarts;  // after which step each kill came; at which step each restart resumed
-  int64_t departure = -1;                // the first step it departs at (-1: none found)
+  RecordedTrace trace;                    // its steps as the uninterrupted run numbers them
+  std::vector<int64_t> kills, restarts;   // after which step each kill came; at which step each restart resumed
+  int64_t departure = -1;                 // the first step it departs at (-1: none found)
+  std::vector<RestartAlignment> aligned;  // where each restart was found to resume (its other processes too)
+  std::filesystem::path trace_env;        // its TRAINPROOF_TRACE, beside which its other processes wrote theirs
 };
 Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
                std::vector<Finding>& findings, const std::string& runs_differ = "", PreemptedRun* seen = nullptr);

@@ -264,7 +264,7 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
     // is to blame for that, and none is named.
     const auto departure = first_departure(straight, resumed, aligned);
     if (seen) {
-      *seen = {resumed, {}, {}, departure ? departure->step : -1};
+      *seen = {resumed, {}, {}, departure ? departure->step : -1, aligned, r.trace_env};
       for (const auto& a : aligned) seen->restarts.push_back(a.step);
       for (const auto& [start, step] : last)
         if (start < last.rbegin()->first) seen->kills.push_back(step);

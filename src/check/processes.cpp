@@ -97,4 +97,18 @@ std::vector<std::string> shared_model_processes(const ProcessRun& run) {
   return out;
 }
 
+std::optional<ProcessDeparture> first_process_departure(const ProcessRun& straight, const PreemptedRun& preempted) {
+  if (straight.traces.size() < 2 || preempted.trace_env.empty()) return std::nullopt;
+  std::optional<ProcessDeparture> first;
+  for (auto& [who, resumed] : read_process_traces(preempted.trace_env)) {
+    if (who == straight.primary || !straight.traces.count(who) || resumed.probe.empty()) continue;
+    if (resumed.steps_from_probe) renumber_steps(resumed, preempted.aligned);
+    const auto departure = first_departure(straight.traces.at(who), resumed, preempted.aligned);
+    if (!departure || (first && departure->step >= first->step)) continue;
+    first = ProcessDeparture{who, departure->step, diagnose_resume(resumed, *departure)};
+    for (auto& f : first->findings) f.detail = fmt::format("{}: {}", process_name(who), f.detail);
+  }
+  return first;
+}
+
 }  // namespace trainproof

@@ -5,10 +5,13 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "src/check/check_laws.h"
 #include "trainproof/core/recorded_trace.h"
+#include "trainproof/verdict/outcome.h"
 
 namespace trainproof {
 
@@ -33,5 +36,16 @@ std::string first_process_difference(const ProcessRun& a, const ProcessRun& b);
 // The processes that trained one model in shared memory (Hogwild: each stepped an optimizer
 // over parameters in shared memory), by identity; empty where fewer than two did.
 std::vector<std::string> shared_model_processes(const ProcessRun& run);
+
+// Where a process other than the primary departs first in the preempted run: the process, the
+// step, and the missing state named there (its findings, each detail naming the process). A rank
+// that resumed with another rank's state departs before the others, which depart only after the
+// gradients it all-reduced: the first to depart is the one whose state names the cause.
+struct ProcessDeparture {
+  std::string who;
+  int64_t step = 0;
+  std::vector<Finding> findings;
+};
+std::optional<ProcessDeparture> first_process_departure(const ProcessRun& straight, const PreemptedRun& preempted);
 
 }  // namespace trainproof

@@ -131,7 +131,7 @@ class Checkpoints:
         self._fact("rng-at-save", once=False, digest=self._rng_digest())  # what a restore of it would set
         self._write({"kind": "save", "seq": self.seq, "path": os.path.abspath(path) if path else None,
                      "existed": existed, "keys": keys, "where": user_frame(), "checkpoint": checkpoint,
-                     "holds": sorted(self._holds(obj)) if checkpoint else [], "needs": self._needs()})
+                     "holds": sorted(self._holds(obj)), "needs": self._needs()})
 
     def _needs(self):
         """The pieces of training state this run has that a resume needs."""
