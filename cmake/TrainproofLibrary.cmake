@@ -4,15 +4,19 @@
 # Every library's common settings: the project root as include root, C++20, the warnings,
 # and LibTorch's headers, its own fmt among them (its include folder shadows any system fmt;
 # the core compiles fmt's library part once, src/core/fmt.cpp), also for a program that links
-# only LibTorch's CPU half (TRAINPROOF_CPU_ONLY). Each library builds as unity
-# translation units (TRAINPROOF_UNITY_BUILD): a LibTorch source costs seconds of headers and
-# template instantiations before its own code, and batching pays them once per batch.
+# only LibTorch's CPU half (TRAINPROOF_CPU_ONLY); without LibTorch, fmt's own headers. Each
+# library builds as unity translation units (TRAINPROOF_UNITY_BUILD): a LibTorch source costs
+# seconds of headers and template instantiations before its own code, and batching pays them
+# once per batch.
 function(trainproof_library name export_name)
   add_library(trainproof_${name} STATIC ${ARGN})
   add_library(trainproof::${export_name} ALIAS trainproof_${name})
   target_include_directories(trainproof_${name} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
                              $<INSTALL_INTERFACE:include>)
   target_include_directories(trainproof_${name} SYSTEM PUBLIC ${TORCH_INCLUDE_DIRS})
+  if(TRAINPROOF_FMT_INCLUDE_DIR)  # built without LibTorch: fmt's own headers (TrainproofFmt.cmake)
+    target_include_directories(trainproof_${name} SYSTEM PUBLIC $<BUILD_INTERFACE:${TRAINPROOF_FMT_INCLUDE_DIR}>)
+  endif()
   target_compile_features(trainproof_${name} PUBLIC cxx_std_20)
   target_link_libraries(trainproof_${name} PRIVATE $<BUILD_INTERFACE:trainproof_warnings>)
   set_target_properties(trainproof_${name} PROPERTIES EXPORT_NAME ${export_name})

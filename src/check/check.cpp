@@ -322,7 +322,7 @@ CheckReport check(const CheckOptions& o) {
   report.run_plots = run_plots(a, again ? &*again : nullptr, preempted ? &*preempted : nullptr, report.findings);
   if (!o.expect_lr.empty()) laws.push_back(schedule_law(a, o));
 
-  if (golden) laws.push_back(golden_law(to_trace(a), *golden, o, report));
+  if (golden) laws.push_back(golden_law(a, *golden, o, report));
   if (o.regen) written = regen_golden(launch, a, laws, o, paths, progress);
   return conclude(o, std::move(laws), std::move(report), std::move(written), progress, work);
 }

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include "src/check/check_laws.h"
 #include "src/check/check_runs.h"
 #include "src/core/envelope.h"
@@ -50,15 +51,38 @@ DeviceGolden load_check_golden(const fs::path& path) {
   return std::move(group->second);
 }
 
-Law golden_law(const Trace& observed, const DeviceGolden& golden, const CheckOptions& o, VerifyReport& report) {
+Fingerprint trained_fingerprint(const RecordedTrace& run) {
+  Fingerprint f = host_fingerprint();
+  if (run.env.empty()) return f;  // a Recorder's trace (a C++ loop): LibTorch's, this program's
+  // The machine's facts stay (the CPU, its ISA); what describes a torch is the trained process's.
+  // This program's compiler built no part of the training either.
+  for (const char* field : {"libtorch_version", "threads", "cpu_capability", "deterministic_algorithms",
+                            "cudnn_deterministic", "cudnn_benchmark", "compiler"})
+    f.fields.erase(field);
+  for (const auto& [k, v] : run.env) f.fields[k] = nlohmann::json(v).dump();  // fields hold JSON
+  return f;
+}
+
+Law golden_law(const RecordedTrace& run, const DeviceGolden& golden, const CheckOptions& o, VerifyReport& report) {
   const std::string name = fmt::format("the golden curve: within the tolerances of {}", o.golden.string());
-  const auto diffs = fingerprint_diff(Fingerprint::parse(golden.fingerprint), host_fingerprint());
+  const Trace observed = to_trace(run);
+  const auto diffs = fingerprint_diff(Fingerprint::parse(golden.fingerprint), trained_fingerprint(run));
   const bool cross = is_cross_environment(diffs);
   GoldenHold held = hold_to_golden("check", "golden", golden.trace, observed, cross);
   for (auto& row : held.rows) report.entries.push_back(std::move(row));
   const std::string verdict = environment_verdict(diffs, held.beyond_exact, held.beyond_envelope);
   const std::string why = verdict.empty() ? "" : ". Verdict: " + verdict;
-  const std::string where = cross ? "made on another machine: cross-machine tolerances" : "made on this machine";
+  // What moved, named: "torch 2.13.0 -> 2.14.1" (a venv's torch upgraded is the environment moving).
+  const auto text = [](const std::string& json) {
+    if (json.empty()) return std::string("(none)");
+    const auto j = nlohmann::json::parse(json, nullptr, false);
+    return j.is_string() ? j.get<std::string>() : json;
+  };
+  std::vector<std::string> moved;
+  for (const auto& d : diffs) moved.push_back(fmt::format("{} {} -> {}", d.field, text(d.golden), text(d.current)));
+  const std::string where =
+      cross ? fmt::format("made in another environment ({}): cross-machine tolerances", fmt::join(moved, ", "))
+            : "made in this environment";
   if (held.failed)
     return {name, false,
             fmt::format("{} series outside their tolerances ({}), first {}{}", held.failed, where, held.first_failure,
@@ -132,7 +156,7 @@ CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& strai
   if (!run_paths && paths.size() > 1)
     progress.note(
         fmt::format("the {} other execution path(s) not run: a broken law refuses the golden", paths.size() - 1));
-  const Fingerprint here = host_fingerprint();
+  const Fingerprint here = trained_fingerprint(straight);
   std::vector<CommandRun> runs{{paths[0], to_trace(straight), ""}};
   if (o.ceiling)
     for (auto& s : runs[0].trace.series) s.ceiling = *o.ceiling;
@@ -232,7 +256,7 @@ CheckGoldenWrite regen_band(const std::vector<RecordedTrace>& runs, const std::v
                                      *std::max_element(spread.begin(), spread.end())));
   }
   write_check_golden(o, broken_laws(laws), kBandGoldenSchemaVersion,
-                     {host_fingerprint().json(), std::move(b.mean), "[]", "", std::move(b.band)}, out);
+                     {trained_fingerprint(runs[0]).json(), std::move(b.mean), "[]", "", std::move(b.band)}, out);
   return out;
 }
 
@@ -242,7 +266,7 @@ CheckGoldenWrite regen_band(const std::vector<RecordedTrace>& runs, const std::v
 std::vector<Law> band_laws(const DeviceGolden& golden, const std::vector<RecordedTrace>& runs, const CheckOptions& o) {
   const Band& band = *golden.band;
   const double k = o.band_k > 0 ? o.band_k : default_band_k(band.runs, band_points(band));
-  const auto diffs = fingerprint_diff(Fingerprint::parse(golden.fingerprint), host_fingerprint());
+  const auto diffs = fingerprint_diff(Fingerprint::parse(golden.fingerprint), trained_fingerprint(runs[0]));
   std::vector<std::string> fields;
   for (const auto& d : diffs) fields.push_back(d.field);
   const std::string env =

@@ -15,6 +15,7 @@
 #include "trainproof/core/recorded_trace.h"
 #include "trainproof/core/trace.h"
 #include "trainproof/golden/golden_store.h"
+#include "trainproof/verdict/fingerprint.h"
 #include "trainproof/verdict/outcome.h"
 
 namespace trainproof {
@@ -25,7 +26,13 @@ DeviceGolden load_check_golden(const std::filesystem::path& path);
 
 // The trace against the golden's tolerances (cross-machine ones when the golden was made
 // elsewhere); each series' row goes into `report`.
-Law golden_law(const Trace& observed, const DeviceGolden& golden, const CheckOptions& o, VerifyReport& report);
+Law golden_law(const RecordedTrace& run, const DeviceGolden& golden, const CheckOptions& o, VerifyReport& report);
+
+// The fingerprint of the process that trained: this machine's (CPU, ISA), with what describes a
+// torch taken from the probe's record of the trained process (its torch version and build,
+// threads, ATen's CPU capability, Python, devices, frameworks) in place of this program's
+// LibTorch. A Recorder's trace (no such record) keeps the host's whole.
+Fingerprint trained_fingerprint(const RecordedTrace& run);
 
 // --regen: the command once more under each other execution path (the uninterrupted run
 // `straight` is the first path's), and the golden written atomically, or refused.

@@ -1,5 +1,7 @@
 // The trainproof CLI (cli.h): the subcommands (commands.h, a file each), then the one place
 // where errors become exit codes (errors.h). Progress goes to stderr, results to stdout.
+// Built without LibTorch (TRAINPROOF_WITH_LIBTORCH=0, the Python wheel's trainproof), it has
+// the subcommands that need none: compare, check and mutate.
 #include "trainproof/cli/cli.h"
 
 #include <algorithm>
@@ -13,9 +15,10 @@
 #include "src/process/process.h"
 #include "trainproof/core/data_dirs.h"
 #include "trainproof/core/errors.h"
-#include "trainproof/runner/fingerprint.h"
-#include "trainproof/runner/runner.h"
 #include "trainproof/verdict/fingerprint.h"
+#if TRAINPROOF_WITH_LIBTORCH
+#include "trainproof/runner/runner.h"
+#endif
 
 namespace trainproof {
 
@@ -36,10 +39,22 @@ int cli_main(int argc, char** argv, const char* default_golden_dir, const std::v
   if (env.golden_dir.empty()) env.golden_dir = build_tree_dir("golden");
   if (const char* dir = std::getenv("TRAINPROOF_GOLDEN_DIR")) env.golden_dir = dir;
 
-  std::vector<CliCommand> commands{cli::list_command(env),      cli::run_command(),        cli::verify_command(env),
-                                   cli::regen_command(env),     cli::record_command(),     cli::tolerances_command(env),
-                                   cli::compare_command(),      cli::ddp_worker_command(), cli::check_command(),
-                                   cli::ddp_check_command(env), cli::lr_curve_command(),   cli::mutate_command()};
+  // The subcommands, in --help's order; without LibTorch, only those that need none.
+  std::vector<CliCommand> commands;
+#if TRAINPROOF_WITH_LIBTORCH
+  commands = {cli::list_command(env),  cli::run_command(),    cli::verify_command(env),
+              cli::regen_command(env), cli::record_command(), cli::tolerances_command(env)};
+#endif
+  commands.push_back(cli::compare_command());
+#if TRAINPROOF_WITH_LIBTORCH
+  commands.push_back(cli::ddp_worker_command());
+#endif
+  commands.push_back(cli::check_command());
+#if TRAINPROOF_WITH_LIBTORCH
+  commands.push_back(cli::ddp_check_command(env));
+  commands.push_back(cli::lr_curve_command());
+#endif
+  commands.push_back(cli::mutate_command());
   commands.insert(commands.end(), extra.begin(), extra.end());
   std::vector<CLI::App*> apps;
   for (const auto& c : commands) apps.push_back(c.add(app));
@@ -58,7 +73,9 @@ int cli_main(int argc, char** argv, const char* default_golden_dir, const std::v
   }
 
   try {
-    apply_thread_count();
+#if TRAINPROOF_WITH_LIBTORCH
+    apply_thread_count();  // LibTorch's threads in this process (without it, only the children have any)
+#endif
     for (size_t i = 0; i < commands.size(); ++i)
       if (*apps[i]) return commands[i].run();
   } catch (const BadInput& e) {

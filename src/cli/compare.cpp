@@ -1,12 +1,12 @@
 // `trainproof compare REFERENCE OBSERVED`: the traces of two golden files, or of two folders
-// of them (runner.h).
+// of them (verdict/golden_compare.h).
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
 #include "src/cli/commands.h"
 #include "trainproof/report/report.h"
-#include "trainproof/runner/runner.h"
+#include "trainproof/verdict/golden_compare.h"
 
 namespace trainproof::cli {
 

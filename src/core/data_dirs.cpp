@@ -11,10 +11,24 @@ std::filesystem::path program_dir() {
   return ec ? std::filesystem::path() : self.parent_path();
 }
 
+namespace {
+
+// The installation prefix of a program in `bin`: <prefix>/bin, or a repaired wheel's
+// <prefix>/lib/pythonX.Y/{site,dist}-packages/trainproof.scripts; empty for any other folder.
+std::filesystem::path install_prefix(const std::filesystem::path& bin) {
+  if (bin.filename() == "bin") return bin.parent_path();
+  const auto packages = bin.parent_path().filename();
+  if (bin.filename() == "trainproof.scripts" && (packages == "site-packages" || packages == "dist-packages"))
+    return bin.parent_path().parent_path().parent_path().parent_path();
+  return {};
+}
+
+}  // namespace
+
 std::filesystem::path installed_data_dir(std::string_view name) {
-  const auto bin = program_dir();
-  if (bin.empty() || bin.filename() != "bin") return {};
-  const auto dir = bin.parent_path() / "share" / "trainproof" / name;
+  const auto prefix = install_prefix(program_dir());
+  if (prefix.empty()) return {};
+  const auto dir = prefix / "share" / "trainproof" / name;
   std::error_code ec;
   return std::filesystem::is_directory(dir, ec) ? dir : std::filesystem::path();
 }

@@ -100,6 +100,8 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
       } else if (kind == "start") {
         ++r.starts;
         r.process = j.value("process", "");
+        if (r.env.empty() && j.contains("env") && j.at("env").is_object())
+          for (const auto& [k, v] : j.at("env").items()) r.env[k] = v.is_string() ? v.get<std::string>() : v.dump();
       } else if (kind == "probe") {
         ProbeStep p;
         p.start = r.starts;

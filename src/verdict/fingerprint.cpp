@@ -1,11 +1,6 @@
 // The host's fingerprint, and fingerprints diffed and judged (fingerprint.h).
 #include "trainproof/verdict/fingerprint.h"
 
-#include <ATen/Context.h>
-#include <ATen/Parallel.h>
-#include <ATen/Version.h>
-#include <torch/headeronly/version.h>
-
 #include <fstream>
 
 #include <cstdlib>
@@ -13,6 +8,7 @@
 #include <set>
 
 #include "src/process/exec_paths.h"
+#include "src/verdict/libtorch_fields.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -44,7 +40,6 @@ void add_cpu(nlohmann::json& j) {
     if (have.count(f)) isa.push_back(f);
   j["cpu_model"] = model.empty() ? "unknown" : model;
   j["cpu_isa"] = fmt::format("{}", fmt::join(isa, " "));
-  j["cpu_capability"] = at::get_cpu_capability();  // the kernel family ATen dispatches to
   // MKL's and oneDNN's instruction-set limits and reproducibility mode change bits too.
   nlohmann::json limits = nlohmann::json::object();
   for (const auto& v : path_variables())
@@ -57,7 +52,6 @@ void add_cpu(nlohmann::json& j) {
 
 Fingerprint host_fingerprint() {
   nlohmann::json j;
-  j["libtorch_version"] = fmt::format("{}.{}.{}", TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR, TORCH_VERSION_PATCH);
 #if defined(__clang__)
   j["compiler"] = fmt::format("clang {}", __clang_version__);
 #elif defined(__GNUC__)
@@ -66,11 +60,7 @@ Fingerprint host_fingerprint() {
   j["compiler"] = "unknown";
 #endif
   add_cpu(j);
-  j["threads"] = at::get_num_threads();
-  auto& ctx = at::globalContext();
-  j["deterministic_algorithms"] = ctx.deterministicAlgorithms();
-  j["cudnn_deterministic"] = ctx.deterministicCuDNN();
-  j["cudnn_benchmark"] = ctx.benchmarkCuDNN();
+  add_libtorch_fields(j);
   return Fingerprint::parse(j.dump());
 }
 

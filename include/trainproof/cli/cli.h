@@ -1,6 +1,7 @@
 // The `trainproof` command line: list, run, verify, regen, tolerances, compare, check,
-// ddp-check, lr-curve (and the internal record and ddp-worker). A training repository that
-// registers its own scenarios links this and calls it from main().
+// ddp-check, lr-curve (and the internal record and ddp-worker); built without LibTorch, compare,
+// check and mutate. A training repository that registers its own scenarios links this and calls
+// it from main().
 #pragma once
 
 #include <functional>

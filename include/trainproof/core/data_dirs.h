@@ -13,7 +13,10 @@ namespace trainproof {
 std::filesystem::path program_dir();
 
 // <prefix>/share/trainproof/<name> when the program runs from <prefix>/bin and that folder
-// exists; empty otherwise.
+// exists; empty otherwise. Installed from the wheel, the program runs from <prefix>/bin, or,
+// once `auditwheel repair` has given it the libraries it vendors, from
+// <prefix>/lib/pythonX.Y/site-packages/trainproof.scripts (pip puts the wheel's data in
+// <prefix> either way).
 std::filesystem::path installed_data_dir(std::string_view name);
 
 // The build tree's folder of <name> ("golden", "export", "python"), compiled into this one

@@ -76,9 +76,10 @@ struct RecordedTrace {
   std::map<std::string, std::string> final_digests;        // the probe's, at the last exit
   int starts = 0;                                          // starts the probe saw
   std::string process;  // the process that wrote it: "" the command's own, "rank1", "proc2" (the probe's identity)
-  bool steps_from_probe = false;  // no "log" record: steps are the probe's
-  size_t records = 0;             // complete records read
-  bool torn_tail = false;         // the last record was torn and ignored
+  std::map<std::string, std::string> env;  // the process's environment, as its first start recorded it (torch, ...)
+  bool steps_from_probe = false;           // no "log" record: steps are the probe's
+  size_t records = 0;                      // complete records read
+  bool torn_tail = false;                  // the last record was torn and ignored
 };
 
 // Reads the file. A trace with probe records and no "log" record gets its steps from the

@@ -1,6 +1,7 @@
-// verify, regen, compare, tolerances and run as library functions: each returns its report
-// (verdict/outcome.h), which the console reporter prints and the report writers write; exit_code()
-// of a report is the process's. Progress goes to the options' sink. Bad input throws BadInput.
+// verify, regen, tolerances and run as library functions (compare is verdict/golden_compare.h's):
+// each returns its report (verdict/outcome.h), which the console reporter prints and the report
+// writers write; exit_code() of a report is the process's. Progress goes to the options' sink.
+// Bad input throws BadInput.
 #pragma once
 
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include "trainproof/core/compare.h"
 #include "trainproof/core/progress.h"
 #include "trainproof/runner/scenario.h"
+#include "trainproof/verdict/golden_compare.h"
 #include "trainproof/verdict/outcome.h"
 
 namespace trainproof {
@@ -55,20 +57,7 @@ struct RegenOptions {
 // `refused` and exit 1.
 RegenReport regen(const RegenOptions& o);
 
-// Compares the traces in two golden files, `observed` against `reference`, for one device:
-// with `tolerance`, that policy for every series; otherwise the reference's own (the same
-// environment's unless `cross`). `tolerance` "ceiling" compares each series within the most
-// its scenario lets any machine move it (the ceiling regen records); with `observed_device`
-// another device's group is the observed one (CPU against CUDA), and a series only one
-// device records is noted, not failed. Two folders: each golden against the other folder's of
-// the same name (one only one folder holds is MISSING or NEW).
-struct CompareOptions {
-  std::filesystem::path reference, observed;
-  std::string device = "cpu", observed_device;  // observed_device: empty = device
-  std::string tolerance;
-  bool cross = false;
-};
-VerifyReport compare(const CompareOptions& o);
+// compare(): two golden files, or two folders of them (verdict/golden_compare.h).
 
 // Runs one scenario, handing each document-style line to `echo` as it is printed (the CLI
 // shows them); the report holds its broken invariants and skips (an empty report: everything held).

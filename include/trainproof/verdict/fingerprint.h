@@ -25,7 +25,8 @@ struct Fingerprint {
 
 // This process's host: LibTorch, the compiler, the CPU (model, ISA flags, ATen's kernel family,
 // MKL's and oneDNN's limits), the thread count and the determinism flags. A GPU run adds its
-// device's fields (runner/fingerprint.h).
+// device's fields (runner/fingerprint.h). Built without LibTorch (TRAINPROOF_WITH_LIBTORCH=OFF),
+// it has no LibTorch fields: no LibTorch version, kernel family, threads or determinism flags.
 Fingerprint host_fingerprint();
 
 struct FingerprintDiff {

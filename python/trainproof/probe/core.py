@@ -8,6 +8,7 @@ import weakref
 
 from trainproof.probe import compiled
 from trainproof.probe.digest import Digest
+from trainproof.probe.environment import environment
 from trainproof.probe.frames import json_safe, user_frame
 
 
@@ -129,7 +130,8 @@ class ProbeCore:
         if self.rec is None:
             self.identity = identity()
             self.rec = self._recorder(trace_path(os.environ["TRAINPROOF_TRACE"], self.identity), fsync=False)
-            self.rec._record({"kind": "start", "pid": self.pid, "argv": sys.argv, "process": self.identity})
+            self.rec._record({"kind": "start", "pid": self.pid, "argv": sys.argv, "process": self.identity,
+                              "env": self._safely(environment, self.torch) or {}})
             if "." in self.identity or self.identity.startswith("proc"):  # a multiprocessing child: it may
                 import multiprocessing.util  # leave by os._exit (fork), after its finalizers, not atexit's
                 multiprocessing.util.Finalize(self, lambda: self._safely(self._final), exitpriority=0)
