@@ -259,22 +259,30 @@ std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeD
   return findings;
 }
 
+namespace {
+
+Finding non_atomic_at(const std::string& where, std::string detail) {
+  Finding f;
+  f.id = "non-atomic-checkpoint";
+  f.law = kResumeLaw;
+  f.where = where;
+  f.detail = std::move(detail);
+  return f;
+}
+
+}  // namespace
+
 std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::string& killed_writing) {
   // A DCP checkpoint is atomic by DCP's protocol: `.metadata` is written last, after every rank's
   // files. A restart that loads only folders holding it loads whole checkpoints; one that took a
   // folder without it took a torn one.
   for (const auto& f : resumed.file_ops)
     if (f.kind == "load" && f.dcp && !f.complete) {
-      Finding finding;
-      finding.id = "non-atomic-checkpoint";
-      finding.law = kResumeLaw;
-      finding.where = f.where;
-      finding.detail = fmt::format(
-          "dcp.load was given {}/, a checkpoint folder without .metadata: DCP writes .metadata last, after every "
-          "rank's files, so a folder without it is a checkpoint a kill tore. Take the newest folder that holds "
-          ".metadata",
-          name_of(f.path));
-      return {finding};
+      return {non_atomic_at(
+          f.where, fmt::format("dcp.load was given {}/, a checkpoint folder without .metadata: DCP writes .metadata "
+                               "last, after every rank's files, so a folder without it is a checkpoint a kill tore. "
+                               "Take the newest folder that holds .metadata",
+                               name_of(f.path)))};
     }
   std::set<std::string> loaded, loaded_from;  // the files a run loaded, and their folders
   for (const auto& f : resumed.file_ops)
@@ -292,10 +300,7 @@ std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::s
     if (f.kind != "save" || f.dcp || !(loaded.count(f.path) || into_loaded_folder)) continue;
     const std::string name = name_of(f.path);
     const bool confirmed = !killed_writing.empty() && name_of(killed_writing) == name;
-    Finding finding;
-    finding.id = "non-atomic-checkpoint";
-    finding.law = kResumeLaw;
-    finding.where = f.where;
+    Finding finding = non_atomic_at(f.where, "");
     const std::string landed = confirmed ? fmt::format(" (kill 1 landed during the write of {})", killed_writing) : "";
     const std::string folder = name_of(parent_of(f.path));
     // A new file in a folder named by its step: the folder is the checkpoint (Trainer's
@@ -319,16 +324,11 @@ std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::s
   for (const auto& f : resumed.file_ops) {
     if (f.kind != "load" || f.path.empty() || name_of(f.path) != name_of(killed_writing)) continue;
     if (!resumed.probe.empty() && f.start == resumed.probe.front().start) continue;  // not a restart's
-    Finding finding;
-    finding.id = "non-atomic-checkpoint";
-    finding.law = kResumeLaw;
-    finding.where = f.where;
-    finding.detail = fmt::format(
-        "kill 1 landed while {} was being written in place, and the restart loaded it here: a kill during the write "
-        "leaves the checkpoint a restart loads torn. Write it to a temporary file in the same folder, then "
-        "os.replace() it onto {}",
-        name_of(killed_writing), name_of(killed_writing));
-    return {finding};
+    return {non_atomic_at(
+        f.where, fmt::format("kill 1 landed while {} was being written in place, and the restart loaded it here: a "
+                             "kill during the write leaves the checkpoint a restart loads torn. Write it to a "
+                             "temporary file in the same folder, then os.replace() it onto {}",
+                             name_of(killed_writing), name_of(killed_writing)))};
   }
   return {};
 }
