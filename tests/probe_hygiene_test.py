@@ -1,5 +1,6 @@
-"""The probe keeps nothing of the script's alive and its memory bounded, and its wrappers of
-torch's random functions compile under torch.jit.script and trace: a script that makes an
+"""The probe keeps nothing of the script's alive and its memory bounded, its wrappers of torch's
+random functions compile under torch.jit.script and trace, and its frames are not in the tracebacks
+the script's errors print (a torch.load of a file not there runs from the script's line into torch): a script that makes an
 optimizer and a scheduler per fold frees each fold's as it would unwatched (weak references), and
 a loop that calls backward for long without ever stepping holds a bounded batch digest. Each
 check runs under the probe (as `trainproof check` loads it) and fails where the probe holds on.
@@ -56,5 +57,16 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write(SCRIPT)
     p = subprocess.run([python, script], env=env, capture_output=True, text=True, timeout=300)
     print(p.stdout + p.stderr)
-    print("1 passed, 0 failed" if p.returncode == 0 else "0 passed, 1 failed")
-    sys.exit(0 if p.returncode == 0 else 1)
+    ok = p.returncode == 0
+    missing = os.path.join(tmp, "missing.py")
+    with open(missing, "w") as f:
+        f.write("import torch\ntorch.load('no-such-checkpoint.pt', weights_only=True)\n")
+    q = subprocess.run([python, missing], env=env, capture_output=True, text=True, timeout=300, cwd=tmp)
+    shown = "missing.py\", line 2" in q.stderr and "FileNotFoundError" in q.stderr and "serialization.py" in q.stderr
+    if not shown or "trainproof" + os.sep + "probe" in q.stderr:
+        ok = False
+        print("the traceback of a failed torch.load shows the probe's frames, or not the script's:\n" + q.stderr)
+    else:
+        print("a failed torch.load's traceback: the script's line, then torch's; no frame of the probe")
+    print("1 passed, 0 failed" if ok else "0 passed, 1 failed")
+    sys.exit(0 if ok else 1)

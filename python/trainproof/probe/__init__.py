@@ -41,6 +41,7 @@ from trainproof.probe import compiled
 from trainproof.probe.checkpoints import Checkpoints
 from trainproof.probe.core import ProbeCore
 from trainproof.probe.digest import Digest
+from trainproof.probe.frames import hide_probe_frames
 from trainproof.probe.imports import after_import
 from trainproof.probe.modules import ModuleModes
 from trainproof.probe.optimizer import OptimizerSteps
@@ -62,6 +63,7 @@ def _install(torch):
         return
     compiled.watch(torch)
     try:
+        hide_probe_frames()
         _probe = _Probe(torch)
     except Exception as e:  # the probe must never break the script it watches
         print(f"trainproof probe: not installed: {type(e).__name__}: {e}", file=sys.stderr)

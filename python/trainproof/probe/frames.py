@@ -59,3 +59,46 @@ def json_safe(v):
         return [json_safe(x) for x in v]
     return v
 
+
+
+def hide_probe_frames():
+    """The script's tracebacks as they would be without the probe: an exception raised through one of
+    its wrappers (torch.load's, on a checkpoint that is not there) is printed without the probe's
+    frames, so that what the user reads runs from their line straight into torch."""
+    here = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+    def strip(tb):
+        head = last = None
+        while tb is not None:
+            if not os.path.abspath(tb.tb_frame.f_code.co_filename).startswith(here):
+                if last is None:
+                    head = tb
+                else:
+                    last.tb_next = tb
+                last = tb
+            tb = tb.tb_next
+        if last is not None:
+            last.tb_next = None
+        return head
+
+    def clean(exc, depth=0):
+        if exc is None or depth > 8:
+            return
+        try:
+            exc.__traceback__ = strip(exc.__traceback__)
+        except Exception:
+            pass
+        clean(exc.__cause__, depth + 1)
+        clean(exc.__context__, depth + 1)
+
+    original = sys.excepthook
+
+    def excepthook(kind, value, tb):
+        try:
+            clean(value)
+            tb = value.__traceback__ if value is not None else tb
+        except Exception:
+            pass
+        return original(kind, value, tb)
+
+    sys.excepthook = excepthook
