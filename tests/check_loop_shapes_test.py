@@ -70,6 +70,8 @@ with tempfile.TemporaryDirectory() as tmp:
         print("backward-only: exit 2, the probe's sight said")
         print("1 passed, 0 failed")
         sys.exit(0)
+    if not os.path.exists(os.path.join(tmp, "r.json")):
+        fail(f"exit {p.returncode} and no report", out)
     report = json.load(open(os.path.join(tmp, "r.json")))
     findings = [(f["id"], f["where"]) for f in report["findings"]]
     determinism = next(e for e in report["results"] if e["name"].startswith("determinism"))

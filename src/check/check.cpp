@@ -301,6 +301,11 @@ CheckReport check(const CheckOptions& o) {
       else if (auto seeds = seed_drawn_anew(a, b); !diff.empty() && !seeds.empty()) {
         why = ". The seed differs between the runs: " + seeds.front().detail;  // the cause, not the first random op
         report.findings.push_back(std::move(seeds.front()));
+      } else if (!diff.empty() && std::any_of(report.findings.begin(), report.findings.end(),
+                                              [](const Finding& f) { return f.id == "unseeded-rng"; })) {
+        // The cause is named already: torch's global RNG drawn unseeded. Its first random op would
+        // be named again, as an op, at another line (regression's W_target and its next draw).
+        why = ". The cause: torch's global RNG is drawn from without a seed (unseeded-rng)";
       } else if (!diff.empty()) {
         op_rerun(launch, a, b, progress, report.findings);
       }

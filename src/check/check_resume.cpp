@@ -287,7 +287,7 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
   } else {
     // Every step logged, in file order: where each kill came, for the report's plots only.
     const auto logged = seen ? logged_steps_from(r.trace, 0) : std::vector<int64_t>{};
-    if (seen) *seen = {resumed, {}, {}, -1};
+    if (seen) *seen = {resumed, {}, {}, -1, {}, r.trace_env};
     for (size_t i = 0; i < restarts.size(); ++i) {
       const auto steps = logged_steps_from(r.trace, restarts[i]);
       if (seen && logged.size() > steps.size()) seen->kills.push_back(logged[logged.size() - steps.size() - 1]);

@@ -63,7 +63,8 @@ class ModuleModes:
             elif not inner.training:
                 self.seen_validation.add(module)
             return
-        self.last_trained = weakref.ref(module)  # a loop without an optimizer: whose parameters it updates
+        if any(p.requires_grad for p in inner.parameters()):  # the model, not a loss module (nn.NLLLoss)
+            self.last_trained = weakref.ref(module)  # a loop without an optimizer: whose parameters it updates
         if inner.training:
             self.seen_training.add(module)
         elif any(p.requires_grad for p in inner.parameters()):  # not a frozen module (a perceptual loss)

@@ -353,26 +353,27 @@ class OptimizerSteps:
         backward digests the trained model's parameters; where they moved since the last backward,
         that backward's step is recorded as it was then (its loss, batch, RNGs: before the update).
         Backwards with no update between them (accumulated micro-batches) are one step."""
+        pending, now = self.manual, None
+        if pending is not None:  # the parameters its backward reached: the model's it was taken of
+            now = self._module_params(pending["module"])
+            if now != pending["digests"]["params"]:
+                self.manual, batch = None, self.batch  # this iteration's forward: the next step's batch
+                self._record_step(None, {}, pending["digests"], None, pending["where"])
+                self.batch = batch
         module = self.last_trained() if self.last_trained is not None else None
-        if module is None:
-            return
-        now = self._module_params(module)
-        pending = self.manual
-        if pending is not None and pending["digests"]["params"] != now:
-            self.manual, batch = None, self.batch  # this iteration's forward: the next step's batch
-            self._record_step(None, {}, pending["digests"], None, pending["where"])
-            self.batch = batch
-        if self.manual is None:
-            digests = {"params": now}
+        if self.manual is None and module is not None:
+            digests = {"params": now if pending is not None and module is pending["module"] else
+                       self._module_params(module)}
             digests.update(self._rng_states())
             if self.batch is not None:
                 digests["batch"] = self.batch.hex()
             self.batch = None  # the next iteration's forward is the next step's batch
-            self.manual = {"digests": digests, "where": user_frame()}
+            # The module held until its update shows: a script may drop it before (a model reloaded at the end).
+            self.manual = {"digests": digests, "where": user_frame(), "module": module}
 
     def _manual_step_at_exit(self):
-        pending, module = self.manual, self.last_trained() if self.last_trained is not None else None
-        if pending is not None and module is not None and self._module_params(module) != pending["digests"]["params"]:
+        pending = self.manual
+        if pending is not None and self._module_params(pending["module"]) != pending["digests"]["params"]:
             self.manual = None
             self._record_step(None, {}, pending["digests"], None, pending["where"])
 
