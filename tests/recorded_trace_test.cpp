@@ -368,6 +368,13 @@ ProbeStep step_of(int start, int64_t seq) {
   return p;
 }
 
+// Exactly one finding, checkpoint-missing-state, saying what the checkpoint lacks.
+void expect_missing_state(const std::vector<Finding>& found, const std::string& lacks) {
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "checkpoint-missing-state");
+  EXPECT_NE(found[0].detail.find(lacks), std::string::npos) << found[0].detail;
+}
+
 TEST(ProbeFindingsTest, AFolderCheckpointMissingNothingDrawsNoFindingOneMissingStateDoes) {
   RecordedTrace t;
   t.probe = {step_of(1, 1), step_of(1, 8), step_of(1, 9)};
@@ -376,10 +383,7 @@ TEST(ProbeFindingsTest, AFolderCheckpointMissingNothingDrawsNoFindingOneMissingS
                 save_of("/r/checkpoint-8/rng_state.pth", 8, {"rng"})};
   for (const auto& f : script_findings(t)) EXPECT_NE(f.id, "checkpoint-missing-state") << f.detail;
   t.file_ops.pop_back();  // no RNG state beside the others
-  const auto found = script_findings(t);
-  ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].id, "checkpoint-missing-state");
-  EXPECT_NE(found[0].detail.find("lacks rng"), std::string::npos) << found[0].detail;
+  expect_missing_state(script_findings(t), "lacks rng");
 }
 
 TEST(ProbeFindingsTest, AModelOnlyStateDictARestartLoadsIsNamedWithWhatItLacks) {
@@ -462,10 +466,7 @@ TEST(ProbeFindingsTest, ADcpCheckpointHoldsWhatItsMetadataHoldsAndWhatIsSavedBes
   // Negative: the objects given to dcp.save hold an optimizer, but its metadata does not (the
   // script's Stateful left it out): the metadata is what a restart gets.
   t.facts = {dcp_saved("/r/step-8", "scheduler,step")};
-  const auto found = script_findings(t);
-  ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].id, "checkpoint-missing-state");
-  EXPECT_NE(found[0].detail.find("lacks optimizer"), std::string::npos) << found[0].detail;
+  expect_missing_state(script_findings(t), "lacks optimizer");
 }
 
 TEST(ProbeFindingsTest, ADcpFolderWithoutMetadataARestartLoadedIsNonAtomicOneWithItIsNot) {

@@ -21,10 +21,18 @@ def bias_or_norm(p):
 
 
 
+_dcp_dir = []  # torch/distributed/checkpoint/, found once
+
+
 def inside_dcp(torch):
     """Whether DCP itself is running (its get_state_dict/set_state_dict make an optimizer's state
-    with a step of lr 0 on zero gradients): a step of torch's own, not the loop's."""
-    dcp = os.path.join(os.path.dirname(os.path.abspath(torch.__file__)), "distributed", "checkpoint") + os.sep
+    with a step of lr 0 on zero gradients): a step of torch's own, not the loop's. Asked at every
+    step: a script that never imported DCP costs no walk up the stack."""
+    if "torch.distributed.checkpoint" not in sys.modules:
+        return False
+    if not _dcp_dir:
+        _dcp_dir.append(os.path.join(os.path.dirname(os.path.abspath(torch.__file__)), "distributed", "checkpoint") + os.sep)
+    dcp = _dcp_dir[0]
     f = sys._getframe(2)
     while f is not None:
         if f.f_code.co_filename.startswith(dcp):
