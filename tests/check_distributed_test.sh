@@ -10,6 +10,13 @@
 #   hogwild-fork | hogwild-spawn   hogwild.py: determinism BROKEN naming the shared model as the
 #                        cause, no op named, both workers' 20 steps each recorded
 #   no-optimizer | newest-folder | no-zero-grad   sharded_dcp.py's twins, each named at its line
+#   reshard-2to1 | reshard-1to2   the correct loop killed and restarted on another number of
+#                        processes (--restart-nproc): the resharded resume's law held, no finding
+#   per-rank-position | per-rank-position-1to2   its twin whose data position is a per-rank count:
+#                        reshard-samples-differ at the step line, the rank that took another step's
+#                        samples named (repeated, or taken ahead)
+#   reshard-bad-input    --restart-nproc without a torchrun --nproc-per-node, on as many, or
+#                        without --kills: exit 2, saying why
 #   rank0-rng            spawn_loop.py's twin (every rank restores rank 0's RNG): the process whose
 #                        state departs first is named, with its missing state, not rank 0's later
 #                        departure (its parameters, after the all-reduce) as missing state
@@ -87,6 +94,38 @@ case $case in
     grep -q "the loop never zeroes its gradients" "$tmp/out.log" || fail "the restart's departure is not put down to the carried gradients"
     grep -qE "\[resume-(params-differ|missing-optimizer-state)\]" "$tmp/out.log" \
       && fail "the checkpoint is blamed for the gradients no checkpoint holds"
+    ;;
+  reshard-2to1 | reshard-1to2)  # a resume at another world size: DCP reshards, the law holds
+    from=${case:8:1} to=${case:11:1}
+    check --kills 1 --restart-nproc "$to" --resume-args --resume -- \
+      torchrun --standalone --nproc-per-node "$from" "$loop" --out '{run_dir}'
+    grep -q "^held     resume at another world size: restarted on $to process(es) per node where it ran on $from" "$tmp/out.log" \
+      || fail "the resume from $from process(es) to $to did not hold"
+    grep -q "^check: 2 laws, 2 held, 0 broken, 0 finding(s)" "$tmp/out.log" || fail "a finding or a broken law on the correct loop"
+    printed=$(sed -n 's/^resumed from .* at step \([0-9]*\)$/\1/p' "$tmp/runs/preempted.log" | head -1)
+    grep -q "restart 1 resumed at step $printed on $to process(es)" "$tmp/out.log" \
+      || fail "the script resumed at step '$printed' on $to process(es); check says otherwise"
+    [ "$to" = 2 ] && { [ -s "$tmp/runs/preempted.trace.rank1" ] || fail "the rank the restart added recorded nothing"; }
+    ;;
+  per-rank-position | per-rank-position-1to2)  # the twin: the data position kept per rank is lost in the reshard
+    from=2 to=1
+    [ "$case" = per-rank-position-1to2 ] && from=1 to=2
+    check --kills 1 --restart-nproc "$to" --resume-args --resume -- \
+      torchrun --standalone --nproc-per-node "$from" "$loop" --out '{run_dir}' --mistake per-rank-position
+    grep -q "^BROKEN   resume at another world size" "$tmp/out.log" || fail "the lost data position did not break the law"
+    finding_at reshard-samples-differ "optimizer.step()"
+    want=$([ "$to" = 1 ] && echo repeated || echo "taken ahead of their step")
+    grep -A1 "\[reshard-samples-differ\]" "$tmp/out.log" | grep -qE "rank 0 first: it took [0-9]+ samples of step [0-9]+ \($want\)" \
+      || fail "the rank that took another step's samples is not named, nor how ($want)"
+    ;;
+  reshard-bad-input)  # no torchrun --nproc-per-node to rewrite, or the same number: bad input, exit 2
+    "$bin" check --kills 1 --restart-nproc 1 -- python "$loop" >"$tmp/out.log" 2>&1
+    [ $? = 2 ] || fail "a command without --nproc-per-node was not bad input"
+    grep -q "gives torchrun no --nproc-per-node" "$tmp/out.log" || fail "the message does not say what is missing"
+    "$bin" check --kills 1 --restart-nproc 2 -- "${torchrun2[@]}" "$loop" >"$tmp/out.log" 2>&1
+    [ $? = 2 ] && grep -q "already runs 2 process(es) per node" "$tmp/out.log" || fail "a restart on as many processes was accepted"
+    "$bin" check --restart-nproc 1 -- "${torchrun2[@]}" "$loop" >"$tmp/out.log" 2>&1
+    [ $? = 2 ] && grep -q "only with --kills" "$tmp/out.log" || fail "--restart-nproc without --kills was accepted"
     ;;
   *) echo "unknown case $case"; exit 2 ;;
 esac

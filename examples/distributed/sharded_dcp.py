@@ -1,6 +1,10 @@
 """One training loop, sharded with FSDP2 (fully_shard) or replicated with DDP, checkpointed with
 torch.distributed.checkpoint (DCP) the way PyTorch's FSDP2 and DCP tutorials write it; runs under
 `torchrun --nproc-per-node 2` on CPU (gloo). --mistake plants one resume or loop mistake.
+
+The global batch is fixed and each rank takes its share of it, so the loop trains on the same samples at
+any world size, and a DCP checkpoint saved by 2 ranks resumes on 1 (or one saved by 1 on 2): DCP reshards
+what it loads to the ranks that load it.
 """
 import argparse
 import atexit
@@ -22,8 +26,8 @@ from torch.distributed.tensor import DTensor
 from torch.nn.parallel import DistributedDataParallel
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
-STEPS, WARMUP, BATCH, CKPT_EVERY = 12, 4, 8, 4
-MISTAKES = ("none", "no-optimizer", "newest-folder", "no-zero-grad")
+STEPS, WARMUP, GLOBAL_BATCH, CKPT_EVERY = 12, 4, 16, 4
+MISTAKES = ("none", "no-optimizer", "newest-folder", "no-zero-grad", "per-rank-position")
 
 
 class AppState(Stateful):
@@ -33,6 +37,7 @@ class AppState(Stateful):
     def __init__(self, model, optimizer, scheduler, step, with_optimizer=True):
         self.model, self.optimizer, self.scheduler, self.step = model, optimizer, scheduler, step
         self.with_optimizer = with_optimizer
+        self.seen = 0  # samples this rank has trained on
 
     def state_dict(self):
         if self.with_optimizer:
@@ -42,6 +47,7 @@ class AppState(Stateful):
             state = {"model": get_model_state_dict(self.model)}
         state["scheduler"] = self.scheduler.state_dict()
         state["step"] = self.step
+        state["seen"] = self.seen
         return state
 
     def load_state_dict(self, state):
@@ -51,6 +57,7 @@ class AppState(Stateful):
             set_model_state_dict(self.model, state["model"])
         self.scheduler.load_state_dict(state["scheduler"])
         self.step = state["step"]
+        self.seen = state["seen"]
 
 
 def checkpoint_to_resume(out, mistake):
@@ -73,6 +80,8 @@ def main():
     ap.add_argument("--mistake", choices=MISTAKES, default="none")
     ap.add_argument("--dump-final", metavar="PREFIX",
                     help="each rank saves its final local parameter and optimizer shards to PREFIX.rankR.pt")
+    ap.add_argument("--stop-after", type=int, default=0, metavar="N",
+                    help="end after step N, as a preempted job would (a checkpoint saved at N is kept)")
     ap.add_argument("--step-seconds", type=float, default=0.0,
                     help="pause this long after each step, so that an outside kill can land between checkpoints")
     a = ap.parse_args()
@@ -103,12 +112,12 @@ def main():
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(1.0, (s + 1) / WARMUP))
 
     # Fixed synthetic data from a generator of its own, so the global RNG plays no part in it; each rank
-    # reads its own shard in a fixed order, so step N always trains on batch N.
+    # reads its own shard in a fixed order, so step N always trains on global batch N, at any world size.
     data = torch.Generator().manual_seed(1234)
-    X = torch.randn(STEPS * BATCH * world, 16, generator=data)
+    X = torch.randn(STEPS * GLOBAL_BATCH, 16, generator=data)
     y = (X[:, 0] + X[:, 1] > 0).long()
     sampler = DistributedSampler(TensorDataset(X, y), num_replicas=world, rank=rank, shuffle=False)
-    batches = list(DataLoader(TensorDataset(X, y), batch_size=BATCH, sampler=sampler))
+    batches = list(DataLoader(TensorDataset(X, y), batch_size=GLOBAL_BATCH // world, sampler=sampler))
 
     app = AppState(model, optimizer, scheduler, 0, with_optimizer=a.mistake != "no-optimizer")
     folder = checkpoint_to_resume(a.out, a.mistake) if a.resume else None
@@ -117,9 +126,13 @@ def main():
         if rank == 0:
             print(f"resumed from {folder} at step {app.step + 1}", flush=True)
 
+    # Where the data resumes: at the step's batch. The per-rank-position mistake counts the samples this
+    # rank has seen, which means another batch once the ranks are more or fewer than at the save.
+    position = app.seen // (GLOBAL_BATCH // world) if a.mistake == "per-rank-position" else app.step
     model.train()
     while app.step < STEPS:
-        inputs, targets = batches[app.step]
+        inputs, targets = batches[position % len(batches)]
+        position += 1
         if a.mistake != "no-zero-grad":
             optimizer.zero_grad()
         loss = nn.functional.cross_entropy(model(inputs), targets)
@@ -127,12 +140,15 @@ def main():
         optimizer.step()
         scheduler.step()  # per optimizer step: the warmup counts steps
         app.step += 1
+        app.seen += len(inputs)
         if rank == 0:
             print(f"step {app.step} loss {loss.item():.6f}", flush=True)
         if app.step % CKPT_EVERY == 0:
             dcp.save({"app": app}, checkpoint_id=os.path.join(a.out, f"step-{app.step}"))
         if a.step_seconds:
             time.sleep(a.step_seconds)
+        if app.step == a.stop_after:
+            break
 
     if a.dump_final:
         def local(t):

@@ -16,6 +16,7 @@
 #include "src/check/check_runs.h"
 #include "src/check/probe_findings.h"
 #include "src/check/processes.h"
+#include "src/check/reshard.h"
 #include "src/process/exec_paths.h"
 #include "src/process/process.h"
 #include "trainproof/core/data_dirs.h"
@@ -207,6 +208,23 @@ void check_lane_options(const CheckOptions& o, bool band) {
   if (o.runs < 1 || o.runs > 100) throw BadInput(fmt::format("--runs {}: must be 1 to 100", o.runs));
 }
 
+// --restart-nproc N: a torchrun command killed and restarted on N processes per node, judged by
+// the probe's records (reshard.h).
+void check_restart_nproc(const CheckOptions& o) {
+  if (o.restart_nproc < 1 || o.restart_nproc > 1024)
+    throw BadInput(fmt::format("--restart-nproc {}: must be 1 to 1024", o.restart_nproc));
+  if (o.kills < 1) throw BadInput("check --restart-nproc: only with --kills N (it is how each restart runs)");
+  if (!o.probe)
+    throw BadInput("check --restart-nproc: not with --no-probe (the resume is judged from the probe's sums)");
+  const int from = nproc_per_node(o.command);
+  if (from == 0) with_nproc_per_node(o.command, o.restart_nproc);  // says what is missing
+  if (from == o.restart_nproc)
+    throw BadInput(
+        fmt::format("check --restart-nproc {}: the command already runs {} process(es) per node; a resume "
+                    "on as many is what --kills alone checks (bitwise)",
+                    o.restart_nproc, from));
+}
+
 }  // namespace
 
 CheckReport check(const CheckOptions& o) {
@@ -222,6 +240,7 @@ CheckReport check(const CheckOptions& o) {
   if (!o.regen && !o.golden.empty()) golden = load_check_golden(o.golden);
   const bool band = o.band || (golden && golden->band);
   check_lane_options(o, band);
+  if (o.restart_nproc != 0) check_restart_nproc(o);
   const std::vector<ExecPath> paths =
       o.regen && !band ? select_paths(cpu_paths(cpu_flags()), o.path_set) : std::vector<ExecPath>{};
   std::optional<TempDir> temp;
@@ -317,7 +336,13 @@ CheckReport check(const CheckOptions& o) {
                                    : diff + why});
     }
   }
-  if (o.kills > 0) {
+  if (o.kills > 0 && o.restart_nproc > 0) {
+    progress.run(fmt::format("preempted: {} SIGKILL(s), restarted on {} process(es) per node after each", o.kills,
+                             o.restart_nproc));
+    ReshardVerdict v = reshard_law(launch, first_run, o, runs_differ, progress);
+    laws.push_back(std::move(v.law));
+    report.findings.insert(report.findings.end(), v.findings.begin(), v.findings.end());
+  } else if (o.kills > 0) {
     progress.run(fmt::format("preempted: {} SIGKILL(s), restarted after each", o.kills));
     const size_t before = report.findings.size();
     laws.push_back(

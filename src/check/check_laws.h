@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,6 +55,28 @@ class Progress {
 // Where two traces first differ: the step (for per-step series) or the parameter, and the
 // values; "" where they are bitwise equal.
 std::string first_difference(const RecordedTrace& a, const RecordedTrace& b);
+
+// The preempted run as it ran (check_resume.cpp), the evidence its laws judge: started in the work
+// folder's `run`, SIGKILLed after the recorded step counts `at` (kill 1 on a write into the run
+// folder, or `away_from_writes` once one has ended), restarted after each kill until it finished
+// or a start failed.
+struct Preemption {
+  Run run;
+  std::vector<size_t> at;          // the planned kills
+  std::vector<std::string> notes;  // where each kill landed
+  std::vector<size_t> restarts;    // where each restart began appending to the trace
+  std::string killed_writing;      // the file kill 1 landed in the write of
+  bool moved_whole = false;        // kill 1 came right after a checkpoint was renamed into the run folder
+  int failed_start = -1;           // the start that failed (0: the first; k: the restart after kill k)
+  int exit_code = 0;               // its exit code
+};
+Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const std::string& run, bool away_from_writes,
+                   Progress& progress);
+// The law `name` where a start of the preempted run failed: broken (not preemption-safe), or NOT
+// TESTED where the restart died for a file --resume-args names that the run had not written yet.
+std::optional<Law> failed_start_law(const Launcher& launch, const Preemption& p, const std::string& name);
+// Where the kills are armed (recorded step counts), drawn from `seed` (check_resume.cpp).
+std::vector<size_t> plan_kills(const RecordedTrace& straight, int kills, uint64_t seed);
 
 // The preempted run (check_resume.cpp): killed at `kills` recorded step counts drawn from
 // `seed`, the first kill on a write into the run folder, restarted after each kill until it

@@ -32,17 +32,17 @@ void resume_op_rerun(const Launcher& launch, const RecordedTrace& straight, cons
   const int64_t resumed_at = d.restart.step, in_restart = d.step - resumed_at;  // steps the restart did before
   progress.note(
       fmt::format("rerun of the restart at step {} and of step {} with op-level digests", resumed_at, d.step));
-  const auto run = [&](const Run& r, const std::string& what, const std::string& digests, bool restart) {
-    const int code = launch.finish(launch.start(r, what, {{"TRAINPROOF_OP_DIGESTS", digests}}, restart), r);
+  const auto run = [&](const Run& r, const std::string& what, const std::string& digests, int launch_no) {
+    const int code = launch.finish(launch.start(r, what, {{"TRAINPROOF_OP_DIGESTS", digests}}, launch_no), r);
     if (code != 0) progress.note(fmt::format("the rerun ({}, {}) failed (exit {}); no op named", r.name, what, code));
     return code == 0;
   };
   const Run resumed = launch.make("op-digests-resumed");
-  if (!run(resumed, "start 1", fmt::format("{}:{}", resumed_at, resumed_at), false) ||
-      !run(resumed, "start 2 (restart)", fmt::format("{}:{}", in_restart, in_restart + 1), true))
+  if (!run(resumed, "start 1", fmt::format("{}:{}", resumed_at, resumed_at), 1) ||
+      !run(resumed, "start 2 (restart)", fmt::format("{}:{}", in_restart, in_restart + 1), 2))
     return;
   const Run uninterrupted = launch.make("op-digests-uninterrupted");
-  if (!run(uninterrupted, "start 1", fmt::format("{}:{}", d.step - 1, d.step), false)) return;
+  if (!run(uninterrupted, "start 1", fmt::format("{}:{}", d.step - 1, d.step), 1)) return;
   const RecordedTrace a = read_recorded_trace(resumed.trace), b = read_recorded_trace(uninterrupted.trace);
   const auto again = align_restarts(straight, a);
   if (again.empty() || again.front().step != resumed_at) {
@@ -64,6 +64,8 @@ void resume_op_rerun(const Launcher& launch, const RecordedTrace& straight, cons
 // write into the run folder once armed: where the uninterrupted run saved nothing after the
 // drawn step (a short run, sparse checkpoints), it is armed at one of the run's saves instead,
 // so that a write comes. The others follow it, at random steps.
+}  // namespace
+
 std::vector<size_t> plan_kills(const RecordedTrace& straight, int kills, uint64_t seed) {
   const size_t total = straight.steps.size();
   std::mt19937_64 rng(seed);
@@ -80,6 +82,8 @@ std::vector<size_t> plan_kills(const RecordedTrace& straight, int kills, uint64_
   return at;
 }
 
+namespace {
+
 // The final parameters of the two runs, where the probe digested them at exit: "" when equal
 // (or not both digested).
 std::string final_params_difference(const RecordedTrace& straight, const RecordedTrace& resumed) {
@@ -89,10 +93,6 @@ std::string final_params_difference(const RecordedTrace& straight, const Recorde
                      resumed.final_digests.at(k));
 }
 
-// One preempted run of the command, named `run` in the work folder. Kill 1 lands on a write into
-// the run folder, or, `away_from_writes`, once a write has ended and none is under way (where a
-// restart died on the checkpoint kill 1 tore: the rest of the resume is diagnosed from an intact
-// one). `torn`: set when a restart failed after kill 1 landed in a non-atomic checkpoint's write.
 // Whether every file exists.
 bool written(const std::vector<fs::path>& files) {
   return std::all_of(files.begin(), files.end(), [](const fs::path& f) {
@@ -101,6 +101,133 @@ bool written(const std::vector<fs::path>& files) {
   });
 }
 
+}  // namespace
+
+Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const std::string& run, bool away_from_writes,
+                   Progress& progress) {
+  Preemption p{launch.make(run), at, {}, {}, {}, false, -1, 0};
+  const Run& r = p.run;
+  StepTally counter(r.trace);
+  const std::vector<fs::path> resume_files = launch.resume_files(r);
+  for (size_t k = 0; k <= at.size(); ++k) {
+    if (k > 0) p.restarts.push_back(complete_size(r.trace));
+    const pid_t pid =
+        launch.start(r, k == 0 ? std::string("start 1") : fmt::format("start {} (after kill {})", k + 1, k), {},
+                     static_cast<int>(k) + 1);
+    if (k == at.size()) {
+      if (const int code = launch.finish(pid, r); code != 0) {
+        p.failed_start = static_cast<int>(k);
+        p.exit_code = code;
+      }
+      return p;
+    }
+    // The first kill lands on a write into the run folder (with the fault
+    // check-kill-between-writes, the negative control, on a moment when nothing is written).
+    std::optional<WriteWatch> watch;
+    if (k == 0) watch.emplace(r.dir);
+    const bool between = away_from_writes || fault_injected("check-kill-between-writes");
+    std::string target, moved;
+    std::optional<int> early;
+    bool armed = false;              // at[k] steps recorded: from here on the first write is the moment
+    size_t moved_before = 0;         // what had been moved into the run folder whole when armed
+    bool wrote = !away_from_writes;  // away from writes: once a write has ended since arming
+    while (!(early = poll_exit(pid))) {
+      if (!watch) {
+        if (counter.now() >= at[k]) break;  // a kill at a recorded step
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        continue;
+      }
+      const bool closed = !watch->drain(2).empty();
+      // Counting steps re-reads the trace: once armed, nothing but the watch stands between
+      // a write's first event and the stop (a checkpoint's write can take 2 ms).
+      if (!armed) {
+        if (!(armed = counter.now() >= at[k] && written(resume_files) &&
+                      std::none_of(resume_files.begin(), resume_files.end(),
+                                   [&](const fs::path& f) { return watch->writing(fs::relative(f, r.dir).string()); })))
+          continue;
+        moved_before = watch->moved_in().size();
+      }
+      wrote = wrote || closed || watch->moved_in().size() > moved_before;
+      target = watch->writing();
+      if (target.empty() == between && wrote) break;
+      // A checkpoint written elsewhere and renamed into the run folder: no write here to
+      // tear; the kill comes right after it, so that the restart resumes from it.
+      if (!between && watch->moved_in().size() > moved_before) {
+        moved = watch->moved_in().back();
+        break;
+      }
+    }
+    if (early) {  // it finished before the kill: nothing to resume from at this point
+      kill_group(pid);
+      if (*early != 0) {
+        p.failed_start = static_cast<int>(k);
+        p.exit_code = *early;
+        return p;
+      }
+      p.notes.push_back(fmt::format("start {} finished before kill {} at step {}", k + 1, k + 1, at[k]));
+      return p;
+    }
+    stop_group(pid);  // first: the kill lands where it is now
+    // A close of the file queued before the stop: the write ended before the kill landed.
+    const auto closed_before = watch ? watch->drain(0) : std::vector<std::string>{};
+    const bool ended_before = std::find(closed_before.begin(), closed_before.end(), target) != closed_before.end();
+    const uintmax_t bytes = watch && !target.empty() ? watch->size_of(target) : 0;
+    const size_t steps = counter.now();
+    kill_and_reap(pid);
+    if (watch && !target.empty()) {
+      p.killed_writing = target;
+      // The kernel closes what a killed process held open: the file's close comes after the kill.
+      const auto closed = watch->drain(50);
+      const bool open_at_kill = !ended_before && std::find(closed.begin(), closed.end(), target) != closed.end();
+      p.notes.push_back(fmt::format("kill 1 sent while {} was being written ({} bytes on disk{}, after step {})",
+                                    target, bytes,
+                                    open_at_kill   ? ", still open at the kill"
+                                    : ended_before ? ", the write ended before the kill landed"
+                                                   : "",
+                                    steps));
+    } else if (watch && !moved.empty()) {
+      p.moved_whole = true;
+      p.notes.push_back(fmt::format(
+          "kill 1 sent right after {} was moved into the run folder whole (written elsewhere, then renamed: no "
+          "write in the run folder to tear; after step {})",
+          moved, steps));
+    } else if (watch) {
+      p.notes.push_back(fmt::format("kill 1 sent {} (after step {})",
+                                    away_from_writes ? "once a write had ended, away from any" : "between writes",
+                                    steps));
+    }
+    progress.note(fmt::format("preempted run SIGKILLed ({} of {}) after {} recorded steps", k + 1, at.size(), steps));
+  }
+  return p;
+}
+
+std::optional<Law> failed_start_law(const Launcher& launch, const Preemption& p, const std::string& name) {
+  if (p.failed_start < 0) return std::nullopt;
+  const Run& r = p.run;
+  // A restart that died for a file --resume-args names and the run never wrote: the kill came
+  // before the save, which is check's planning (a short run), not the loop's failure.
+  if (p.failed_start > 0)
+    for (const auto& f : launch.resume_files(r))
+      if (!fs::exists(f))
+        return Law::not_tested(
+            name, fmt::format("the restart after kill {} failed (exit {}) for {}, which --resume-args names: the run "
+                              "had not written it when it was killed (no kill comes before it exists; here the run "
+                              "was killed {}). Name a file the loop has saved by then, or run it longer",
+                              p.failed_start, p.exit_code, fs::relative(f, r.dir).string(),
+                              p.at.empty() ? std::string("early") : fmt::format("after step {}", p.at[0])));
+  return Law(name, false,
+             fmt::format("{} failed (exit {}): the loop is not preemption-safe; its output ends:\n{}",
+                         p.failed_start == 0 ? std::string("the first start")
+                                             : fmt::format("the restart after kill {}", p.failed_start),
+                         p.exit_code, tail_of(r.log)));
+}
+
+namespace {
+
+// One preempted run of the command, named `run` in the work folder. Kill 1 lands on a write into
+// the run folder, or, `away_from_writes`, once a write has ended and none is under way (where a
+// restart died on the checkpoint kill 1 tore: the rest of the resume is diagnosed from an intact
+// one). `torn`: set when a restart failed after kill 1 landed in a non-atomic checkpoint's write.
 Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
                   std::vector<Finding>& findings, const std::string& run, bool away_from_writes, bool& torn,
                   const std::string& runs_differ, PreemptedRun* seen) {
@@ -108,12 +235,9 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
       fmt::format("exact resume: SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", kills);
   const size_t total = straight.steps.size();
   if (total < 2) return Law::not_tested(name, fmt::format("the command records {} step(s): nowhere to kill it", total));
-  const std::vector<size_t> at = plan_kills(straight, kills, seed);
-  const Run r = launch.make(run);
-  StepTally counter(r.trace);
-  const std::vector<fs::path> resume_files = launch.resume_files(r);
-  std::string killed_writing;  // the file kill 1 landed in the write of
-  bool moved_whole = false;    // kill 1 came right after a checkpoint was renamed into the run folder
+  const Preemption p = preempt(launch, plan_kills(straight, kills, seed), run, away_from_writes, progress);
+  const Run& r = p.run;
+  const std::string& killed_writing = p.killed_writing;
   // A checkpoint written straight over the one a restart loads (the probe saw both).
   // Whether it named one.
   const auto name_non_atomic = [&] {
@@ -127,112 +251,12 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
       return false;
     }
   };
-  std::vector<std::string> notes;
-  std::vector<size_t> restarts;  // where each restart began appending to the trace
-  for (size_t k = 0; k <= at.size(); ++k) {
-    if (k > 0) restarts.push_back(complete_size(r.trace));
-    const pid_t pid =
-        launch.start(r, k == 0 ? std::string("start 1") : fmt::format("start {} (after kill {})", k + 1, k), {}, k > 0);
-    if (k < at.size()) {
-      // The first kill lands on a write into the run folder (with the fault
-      // check-kill-between-writes, the negative control, on a moment when nothing is written).
-      std::optional<WriteWatch> watch;
-      if (k == 0) watch.emplace(r.dir);
-      const bool between = away_from_writes || fault_injected("check-kill-between-writes");
-      std::string target, moved;
-      std::optional<int> early;
-      bool armed = false;              // at[k] steps recorded: from here on the first write is the moment
-      size_t moved_before = 0;         // what had been moved into the run folder whole when armed
-      bool wrote = !away_from_writes;  // away from writes: once a write has ended since arming
-      while (!(early = poll_exit(pid))) {
-        if (!watch) {
-          if (counter.now() >= at[k]) break;  // a kill at a recorded step
-          std::this_thread::sleep_for(std::chrono::milliseconds(2));
-          continue;
-        }
-        const bool closed = !watch->drain(2).empty();
-        // Counting steps re-reads the trace: once armed, nothing but the watch stands between
-        // a write's first event and the stop (a checkpoint's write can take 2 ms).
-        if (!armed) {
-          if (!(armed = counter.now() >= at[k] && written(resume_files) &&
-                        std::none_of(resume_files.begin(), resume_files.end(), [&](const fs::path& f) {
-                          return watch->writing(fs::relative(f, r.dir).string());
-                        })))
-            continue;
-          moved_before = watch->moved_in().size();
-        }
-        wrote = wrote || closed || watch->moved_in().size() > moved_before;
-        target = watch->writing();
-        if (target.empty() == between && wrote) break;
-        // A checkpoint written elsewhere and renamed into the run folder: no write here to
-        // tear; the kill comes right after it, so that the restart resumes from it.
-        if (!between && watch->moved_in().size() > moved_before) {
-          moved = watch->moved_in().back();
-          break;
-        }
-      }
-      if (early) {  // it finished before the kill: nothing to resume from at this point
-        kill_group(pid);
-        if (*early != 0) torn = name_non_atomic() && k > 0 && !killed_writing.empty();
-        if (*early != 0)
-          return {name, false,
-                  fmt::format("{} failed (exit {}): the loop is not preemption-safe; its output ends:\n{}",
-                              k == 0 ? std::string("the first start") : fmt::format("the restart after kill {}", k),
-                              *early, tail_of(r.log))};
-        notes.push_back(fmt::format("start {} finished before kill {} at step {}", k + 1, k + 1, at[k]));
-        break;
-      }
-      stop_group(pid);  // first: the kill lands where it is now
-      // A close of the file queued before the stop: the write ended before the kill landed.
-      const auto closed_before = watch ? watch->drain(0) : std::vector<std::string>{};
-      const bool ended_before = std::find(closed_before.begin(), closed_before.end(), target) != closed_before.end();
-      const uintmax_t bytes = watch && !target.empty() ? watch->size_of(target) : 0;
-      const size_t steps = counter.now();
-      kill_and_reap(pid);
-      if (watch && !target.empty()) {
-        killed_writing = target;
-        // The kernel closes what a killed process held open: the file's close comes after the kill.
-        const auto closed = watch->drain(50);
-        const bool open_at_kill = !ended_before && std::find(closed.begin(), closed.end(), target) != closed.end();
-        notes.push_back(fmt::format("kill 1 sent while {} was being written ({} bytes on disk{}, after step {})",
-                                    target, bytes,
-                                    open_at_kill   ? ", still open at the kill"
-                                    : ended_before ? ", the write ended before the kill landed"
-                                                   : "",
-                                    steps));
-      } else if (watch && !moved.empty()) {
-        moved_whole = true;
-        notes.push_back(fmt::format(
-            "kill 1 sent right after {} was moved into the run folder whole (written elsewhere, then renamed: no "
-            "write in the run folder to tear; after step {})",
-            moved, steps));
-      } else if (watch) {
-        notes.push_back(fmt::format("kill 1 sent {} (after step {})",
-                                    away_from_writes ? "once a write had ended, away from any" : "between writes",
-                                    steps));
-      }
-      progress.note(fmt::format("preempted run SIGKILLed ({} of {}) after {} recorded steps", k + 1, at.size(), steps));
-      continue;
-    }
-    const int code = launch.finish(pid, r);
-    // A restart that died for a file --resume-args names and the run never wrote: the kill came
-    // before the save, which is check's planning (a short run), not the loop's failure.
-    if (code != 0 && !written(resume_files))
-      for (const auto& f : resume_files)
-        if (!fs::exists(f))
-          return Law::not_tested(
-              name, fmt::format("the restart after kill {} failed (exit {}) for {}, which --resume-args names: the run "
-                                "had not written it when it was killed (no kill comes before it exists; here the run "
-                                "was killed {}). Name a file the loop has saved by then, or run it longer",
-                                at.size(), code, fs::relative(f, r.dir).string(),
-                                at.empty() ? std::string("early") : fmt::format("after step {}", at[0])));
-    if (code != 0) torn = name_non_atomic() && !killed_writing.empty();
-    if (code != 0)
-      return {name, false,
-              fmt::format("the restart after {} kill(s) failed (exit {}): the loop is not preemption-safe; its "
-                          "output ends:\n{}",
-                          at.size(), code, tail_of(r.log))};
+  if (auto failed = failed_start_law(launch, p, name)) {
+    if (failed->status == Status::kBroken) torn = name_non_atomic() && p.failed_start > 0 && !killed_writing.empty();
+    return *failed;
   }
+  std::vector<std::string> notes = p.notes;
+  const std::vector<size_t>& restarts = p.restarts;
   RecordedTrace resumed = read_recorded_trace(r.trace);
   // Where each restart picked up: a loop that starts over at its first step resumes nothing.
   // With the probe's records, found by content; with only a Recorder's, by the steps logged.
@@ -329,7 +353,7 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
   const bool saved_before_kill =
       std::any_of(resumed.file_ops.begin(), resumed.file_ops.end(),
                   [&](const ProbeFileOp& op) { return op.kind == "save" && op.start == first_start; });
-  const bool landed_in_write = moved_whole || !killed_writing.empty();
+  const bool landed_in_write = p.moved_whole || !killed_writing.empty();
   if (!restarts.empty() && !any_resumed) {
     if (probed && !saved_before_kill)
       return Law::not_tested(name,

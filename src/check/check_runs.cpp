@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -30,6 +31,44 @@ std::string resolve_program(const std::string& name) {
     if (access(p.c_str(), X_OK) == 0 && !fs::is_directory(p)) return p.string();
   }
   throw BadInput(fmt::format("check: command not found: {} (not in PATH)", name));
+}
+
+namespace {
+
+// Where ARGS give torchrun its processes per node: the argument's index and whether the number is
+// in it (--nproc-per-node=2) or the next one; nullopt where they do not.
+std::optional<std::pair<size_t, bool>> nproc_arg(const std::vector<std::string>& args) {
+  for (size_t i = 0; i < args.size(); ++i)
+    for (const char* flag : {"--nproc-per-node", "--nproc_per_node"}) {
+      const std::string f = flag;
+      if (args[i] == f && i + 1 < args.size()) return std::make_pair(i + 1, false);
+      if (args[i].rfind(f + "=", 0) == 0) return std::make_pair(i, true);
+    }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int nproc_per_node(const std::vector<std::string>& args) {
+  const auto at = nproc_arg(args);
+  if (!at) return 0;
+  const std::string& a = args[at->first];
+  try {
+    return std::stoi(at->second ? a.substr(a.find('=') + 1) : a);
+  } catch (const std::exception&) {
+    return 0;  // "auto", "gpu": torchrun's own choice
+  }
+}
+
+std::vector<std::string> with_nproc_per_node(std::vector<std::string> args, int nproc) {
+  const auto at = nproc_arg(args);
+  if (!at)
+    throw BadInput(
+        "check --restart-nproc: the command gives torchrun no --nproc-per-node to change (run it as `torchrun "
+        "--nproc-per-node N ...` or `python -m torch.distributed.run --nproc-per-node N ...`)");
+  std::string& a = args[at->first];
+  a = at->second ? a.substr(0, a.find('=') + 1) + std::to_string(nproc) : std::to_string(nproc);
+  return args;
 }
 
 std::string tail_of(const fs::path& log, size_t lines) {

@@ -36,6 +36,12 @@ std::vector<std::string> split_words(const std::string& text);
 // built from, or <prefix>/share/trainproof/python once installed.
 fs::path probe_python_dir();
 
+// torchrun's ARGS with its processes per node set to `nproc` (--nproc-per-node N, --nproc_per_node=N);
+// BadInput where ARGS do not say it (the command is not a torchrun that could restart on more or fewer).
+std::vector<std::string> with_nproc_per_node(std::vector<std::string> args, int nproc);
+// The processes per node ARGS give torchrun; 0 where they do not say.
+int nproc_per_node(const std::vector<std::string>& args);
+
 // One run of the command: its folder, its trace, its log (stdout and stderr). `trace` is the
 // file of the process the laws follow (Launcher::follow); `trace_env`, the command's
 // TRAINPROOF_TRACE, beside which every other process writes its own.
@@ -61,9 +67,10 @@ class Launcher {
           "check: trainproof's probe (python/trainproof_boot) is not found; set TRAINPROOF_PYTHON_DIR to the "
           "python/ folder of trainproof, or pass --no-probe");
     const char* old = std::getenv("PYTHONPATH");
-    probe_env_ = {{"TRAINPROOF_PROBE", "1"},
-                  {"PYTHONPATH", (dir / "trainproof_boot").string() + ":" + dir.string() +
-                                     (old && *old ? std::string(":") + old : std::string())}};
+    if (o.restart_nproc > 0) probe_env_.emplace_back("TRAINPROOF_LAYOUT_SUMS", "1");  // probe/layout.py
+    probe_env_.insert(probe_env_.end(), {{"TRAINPROOF_PROBE", "1"},
+                                         {"PYTHONPATH", (dir / "trainproof_boot").string() + ":" + dir.string() +
+                                                            (old && *old ? std::string(":") + old : std::string())}});
   }
 
   // The process whose trace the laws hold from now on (processes.h: the uninterrupted run's primary).
@@ -78,12 +85,15 @@ class Launcher {
   }
 
   // Each start is headed in the run's log by `--- trainproof check: <what> ---`, so that what a
-  // restarted command printed can be told from what its killed start printed.
-  // A restart gets --resume-args appended.
+  // restarted command printed can be told from what its killed start printed. `launch`: which
+  // start of the run it is (TRAINPROOF_LAUNCH, in each process's trace); a restart (2, 3, ...)
+  // gets --resume-args appended, and --restart-nproc's processes per node.
   pid_t start(const Run& r, const std::string& what = "start 1",
-              const std::vector<std::pair<std::string, std::string>>& extra_env = {}, bool restart = false) const {
+              const std::vector<std::pair<std::string, std::string>>& extra_env = {}, int launch = 1) const {
     std::ofstream(r.log, std::ios::app) << "--- trainproof check: " << what << " ---\n";
+    const bool restart = launch > 1;
     std::vector<std::string> args(o_.command.begin() + 1, o_.command.end());
+    if (restart && o_.restart_nproc > 0) args = with_nproc_per_node(args, o_.restart_nproc);
     if (r.seed) args.insert(args.end(), seed_args_.begin(), seed_args_.end());
     if (restart) args.insert(args.end(), resume_args_.begin(), resume_args_.end());
     for (auto& a : args) {
@@ -95,6 +105,7 @@ class Launcher {
     env.insert(env.end(), probe_env_.begin(), probe_env_.end());
     env.emplace_back("TRAINPROOF_TRACE", r.trace_env.string());
     env.emplace_back("TRAINPROOF_RUN_DIR", r.dir.string());
+    env.emplace_back("TRAINPROOF_LAUNCH", std::to_string(launch));
     return spawn_program(program_, args, {r.log, r.log, /*append=*/true}, env);
   }
 

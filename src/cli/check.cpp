@@ -43,6 +43,9 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
   cmd->add_option("--resume-args", o.resume_args,
                   "Append these arguments to the command on every restart after a kill, e.g. "
                   "'--init_from=resume' or '--resume {run_dir}/ckpt.pt'");
+  cmd->add_option("--restart-nproc", o.restart_nproc,
+                  "Restart a torchrun command on this many processes per node after each kill (its "
+                  "--nproc-per-node rewritten): a resume at another world size, its checkpoint resharded");
   cmd->add_flag("--no-probe{false}", o.probe,
                 "Do not load trainproof's probe into the command's Python processes (then only "
                 "Recorder calls in the script record anything)");

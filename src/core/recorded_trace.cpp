@@ -71,6 +71,7 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
     throw BadInput(fmt::format("{}: not a trainproof trace (no 'TPTRACE 1' header)", path.string()));
   RecordedTrace r;
   size_t pos = kHeader.size(), index = 0;
+  int launch = 0;  // the current start's, as check said it
   while (pos < data.size()) {
     ++index;
     const size_t nl = data.find('\n', pos);
@@ -99,6 +100,7 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
         r.params[j.at("name")] = floats_from_hex(j.at("bits"), where);
       } else if (kind == "start") {
         ++r.starts;
+        launch = j.value("launch", 0);
         r.process = j.value("process", "");
         if (r.env.empty() && j.contains("env") && j.at("env").is_object())
           for (const auto& [k, v] : j.at("env").items()) r.env[k] = v.is_string() ? v.get<std::string>() : v.dump();
@@ -110,11 +112,17 @@ RecordedTrace read_recorded_trace(const std::filesystem::path& path) {
         for (const auto& [k, v] : j.at("digests").items()) p.digests[k] = v.get<std::string>();
         if (j.contains("opt_step") && !j.at("opt_step").is_null()) p.opt_step = j.at("opt_step").get<int64_t>();
         p.where = j.value("where", "");
+        p.launch = launch;
+        if (j.contains("sums"))
+          for (const auto& [k, v] : j.at("sums").items()) p.sums[k] = std::stoull(v.get<std::string>(), nullptr, 16);
+        if (j.contains("samples"))
+          for (const auto& v : j.at("samples")) p.samples.push_back(std::stoull(v.get<std::string>(), nullptr, 16));
         // A second optimizer's update in the same step (a GAN's G after its D): one step, the
         // second's values and digests its own series ("opt1.loss").
         if (!r.probe.empty() && r.probe.back().start == p.start && r.probe.back().seq == p.seq) {
           r.probe.back().values.insert(p.values.begin(), p.values.end());
           r.probe.back().digests.insert(p.digests.begin(), p.digests.end());
+          r.probe.back().sums.insert(p.sums.begin(), p.sums.end());
         } else {
           r.probe.push_back(std::move(p));
         }

@@ -34,6 +34,10 @@ struct CheckOptions {
   // as DIR/uninterrupted-1.trace) stands in for this check's uninterrupted runs; determinism is
   // then not checked. For checking several resume variants of one script against one run.
   std::filesystem::path reference;
+  // --restart-nproc N: each restart after a kill runs torchrun with N processes per node instead
+  // (--nproc-per-node rewritten): a resume at another world size, held to the resharded resume's
+  // law (reshard.h) instead of the bitwise one.
+  int restart_nproc = 0;
   int runs = 2;  // uninterrupted runs: 2 checks determinism, 1 does not (findings and one-run laws only)
   std::vector<std::string> allow;  // --allow ID: findings accepted knowingly (reported as allowed)
 

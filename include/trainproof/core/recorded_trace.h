@@ -29,6 +29,12 @@ struct ProbeStep {
   std::map<std::string, std::string> digests;  // params, optimizer, scheduler, rng.*, batch, scaler
   std::optional<int64_t> opt_step;             // the optimizer's own step counter, where it keeps one
   std::string where;                           // file:line of the script's optimizer step
+  int launch = 0;                              // check's start of the command it came from (1, 2, ...; 0: not said)
+  // Layout-free sums (params, optimizer, batch), this process's part: the ranks' parts add up
+  // (mod 2^64) to the same number however they split the tensors and the batch. Only where check
+  // asked for them (a resume at another world size).
+  std::map<std::string, uint64_t> sums;
+  std::vector<uint64_t> samples;  // each of the step's samples' own number (this process's), where asked
 };
 
 // A torch.save or torch.load the probe saw.

@@ -6,7 +6,7 @@ import sys
 import time
 import weakref
 
-from trainproof.probe import compiled
+from trainproof.probe import compiled, layout
 from trainproof.probe.digest import Digest
 from trainproof.probe.environment import environment
 from trainproof.probe.frames import json_safe, user_frame
@@ -72,6 +72,8 @@ class ProbeCore:
         self.loss = None
         self.grad_norm = None
         self.batch = None
+        self.layout_sums = layout.wanted()  # check --restart-nproc: a resume at another world size
+        self.batch_inputs = []  # the step's forward inputs, kept only for the layout-free sums
         self.top = None  # the module of the outermost forward in flight
         self.scaled = {}  # id(tensor scaler.scale returned) -> the scale
         self.schedulers = Held()  # whose state a step's digest holds
@@ -130,7 +132,10 @@ class ProbeCore:
         if self.rec is None:
             self.identity = identity()
             self.rec = self._recorder(trace_path(os.environ["TRAINPROOF_TRACE"], self.identity), fsync=False)
+            # TRAINPROOF_LAUNCH: which of check's starts of the command this is (1, then 2 after kill 1, ...):
+            # a rank that a restart adds (a resume on more processes) records the restart in a file of its own.
             self.rec._record({"kind": "start", "pid": self.pid, "argv": sys.argv, "process": self.identity,
+                              "launch": int(os.environ.get("TRAINPROOF_LAUNCH", "0") or 0),
                               "env": self._safely(environment, self.torch) or {}})
             if "." in self.identity or self.identity.startswith("proc"):  # a multiprocessing child: it may
                 import multiprocessing.util  # leave by os._exit (fork), after its finalizers, not atexit's

@@ -93,3 +93,5 @@ class ModuleModes:
                 self.batch = Digest(self.torch)
             for t in tensors:
                 self.batch.tensor(t)
+            if self.layout_sums:  # the samples themselves, for a resume at another world size (layout.py)
+                self.batch_inputs.extend(tensors)

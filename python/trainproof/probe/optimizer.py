@@ -6,7 +6,7 @@ import os
 import sys
 import weakref
 
-from trainproof.probe import compiled
+from trainproof.probe import compiled, layout
 from trainproof.probe.digest import Digest, blake2b_hex, local, local_value
 from trainproof.probe.frames import user_frame
 
@@ -320,9 +320,10 @@ class OptimizerSteps:
         scaler = self._scaler_state()
         if scaler is not None:
             digests["scaler"] = scaler
-        self._record_step(index, values, digests, self._opt_step(optimizer), user_frame())
+        sums = self._safely(layout.step_sums, self.torch, optimizer, self.batch_inputs) if self.layout_sums else None
+        self._record_step(index, values, digests, self._opt_step(optimizer), user_frame(), sums)
 
-    def _record_step(self, index, values, digests, opt_step, where):
+    def _record_step(self, index, values, digests, opt_step, where, sums=None):
         """One record of the loop's step. An iteration that steps two optimizers (a GAN's D and G)
         is one step: the second optimizer's update joins the step the first began, its values and
         digests its own series ("opt1.loss", "opt1.params"). `index` is the optimizer's place
@@ -346,11 +347,18 @@ class OptimizerSteps:
         if self.grad_norm is not None:
             values["grad_norm"] = float(self.grad_norm)
         prefix = f"opt{index}." if index else ""
-        self._write({"kind": "probe", "seq": self.seq, "values": {prefix + k: v for k, v in values.items()},
-                     "digests": {prefix + k: v for k, v in digests.items()}, "opt_step": opt_step, "where": where})
+        record = {"kind": "probe", "seq": self.seq, "values": {prefix + k: v for k, v in values.items()},
+                  "digests": {prefix + k: v for k, v in digests.items()}, "opt_step": opt_step, "where": where}
+        if sums:
+            samples = sums.pop("samples", None)
+            record["sums"] = {prefix + k: v for k, v in sums.items()}
+            if samples and not prefix:
+                record["samples"] = samples
+        self._write(record)
         if self.op_stop is not None and self.seq >= self.op_stop:
             os._exit(0)  # the rerun has what it came for: the ops up to the step where the runs parted
         self.loss = self.grad_norm = self.batch = None
+        self.batch_inputs = []
         self.top = None
         self.scaled.clear()
 
@@ -401,6 +409,7 @@ class OptimizerSteps:
             self._pre_step(optimizer, args, kwargs)  # a closure the optimizer never called: recorded late
         if pending is not None:  # the closure's later calls (LBFGS's line search): not the next step's loss or batch
             self.loss = self.batch = None
+            self.batch_inputs = []
         self.opt_steps[id(optimizer)] = self.opt_steps.get(id(optimizer), 0) + 1
         self.scaled_step = self.unscaled_step = False
         for g in optimizer.param_groups:
