@@ -87,6 +87,10 @@ row fsdp2-dcp "" --resume-args --resume -- "$torchrun" --standalone --nproc-per-
   --wrap fsdp2 --out '{run_dir}'
 row ddp-dcp "" --resume-args --resume -- "$torchrun" --standalone --nproc-per-node 2 "$distributed/sharded_dcp.py" \
   --wrap ddp --out '{run_dir}'
+row fsdp2-dcp-2to1 "" --restart-nproc 1 --resume-args --resume -- "$torchrun" --standalone --nproc-per-node 2 \
+  "$distributed/sharded_dcp.py" --out '{run_dir}'
+row fsdp2-dcp-1to2 "" --restart-nproc 2 --resume-args --resume -- "$torchrun" --standalone --nproc-per-node 1 \
+  "$distributed/sharded_dcp.py" --out '{run_dir}'
 row mp-spawn-ddp "" --resume-args --resume -- "$py" "$distributed/spawn_loop.py" --out '{run_dir}'
 if [ -n "$nanogpt" ]; then
   src=$(cd "$nanogpt" && pwd)

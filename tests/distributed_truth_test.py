@@ -1,7 +1,9 @@
 """Truth for examples/distributed without trainproof: plain python/torchrun runs of each correct form
 show what a checker must find there. usage: distributed_truth_test.py PYTHON TORCHRUN CASE, CASE one of
 fsdp2, ddp, spawn (two uninterrupted runs and one killed after its step-8 checkpoint then resumed: bitwise
-equal finals), fsdp2-no-optimizer (negative control: the resume differs), hogwild (three runs: they race)."""
+equal finals), fsdp2-no-optimizer (negative control: the resume differs), hogwild (three runs: they race),
+reshard (2 processes stopped after the step-8 checkpoint, resumed on 1, and 1 resumed on 2: the final
+weights within a band of the uninterrupted run's), reshard-per-rank-position (its twin: they are not)."""
 import os
 import pathlib
 import signal
@@ -15,7 +17,8 @@ import torch
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples" / "distributed"
 RUN_TIMEOUT = 120  # seconds, for each run
 PACE = 0.3  # seconds per step in the run to be killed, so that steps 9-12 outlast the kill's aim
-CASES = ("fsdp2", "ddp", "spawn", "fsdp2-no-optimizer", "hogwild")
+CASES = ("fsdp2", "ddp", "spawn", "fsdp2-no-optimizer", "hogwild", "reshard", "reshard-per-rank-position")
+BAND = 1e-4  # src/check/reshard.h's kReshardBand: how far a resharded resume's values may lie, relative
 
 
 def fail(message):
@@ -193,9 +196,54 @@ def hogwild_case():
         print(f"hogwild: 3 runs, final parameters differ between runs {differ} (the workers' updates race)")
 
 
+def full_weights(dump, world):
+    """The final parameters whole: the ranks' shards (FSDP2 shards along the first dimension) joined."""
+    parts = [torch.load(f"{dump}.rank{r}.pt", weights_only=True) for r in range(world)]
+    return {n: torch.cat([p[n] for p in parts]) for n in parts[0] if n.startswith("param.")}
+
+
+def reshard_case(mistake):
+    """Resumes at another world size, with plain torchrun: the uninterrupted run on 2 processes; one
+    on 2 ended after step 8 (--stop-after, its step-8 checkpoint complete) and resumed on 1; one on 1
+    ended after step 4 and resumed on 2. Correct, each final weight lies within the band of the
+    uninterrupted run's; with the data position kept per rank, both lie far outside it."""
+    loop = str(EXAMPLES / "sharded_dcp.py")
+
+    def torchrun(world, out, *extra):
+        return [TORCHRUN, "--standalone", "--nproc-per-node", str(world), loop, "--out", out,
+                "--mistake", mistake, *extra]
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "runs.log"), "w") as log:
+            run(torchrun(2, os.path.join(tmp, "straight"), "--dump-final", os.path.join(tmp, "straight")), log)
+            for name, before, after, stop in (("2to1", 2, 1, 8), ("1to2", 1, 2, 4)):
+                out = os.path.join(tmp, name)
+                run(torchrun(before, out, "--stop-after", str(stop)), log)
+                run(torchrun(after, out, "--resume", "--dump-final", out), log)
+                if f"at step {stop + 1}" not in tail(log):
+                    fail(f"{name}: the restart did not resume at step {stop + 1}:\n{tail(log)}")
+        straight = full_weights(os.path.join(tmp, "straight"), 2)
+        worst = {}
+        for name, world in (("2to1", 1), ("1to2", 2)):
+            got = full_weights(os.path.join(tmp, name), world)
+            worst[name] = max(((got[n] - w).abs().max() / w.abs().max()).item() for n, w in straight.items())
+        far = {k: v for k, v in worst.items() if v > BAND}
+        if mistake == "none" and far:
+            fail(f"reshard: a resharded resume's final weights lie outside rel {BAND:g} of the uninterrupted run's: {far}")
+        if mistake != "none" and len(far) != 2:
+            fail(f"reshard-{mistake}: the lost data position left the final weights within rel {BAND:g}: {worst}")
+        print(f"reshard{'' if mistake == 'none' else '-' + mistake}: the final weights' largest difference from the "
+              f"uninterrupted run's, relative to each weight's largest: {worst} (band {BAND:g})")
+
+
 if len(sys.argv) != 4 or sys.argv[3] not in CASES:
     print(__doc__)
     sys.exit(2)
 PYTHON, TORCHRUN, CASE = sys.argv[1:]
-hogwild_case() if CASE == "hogwild" else resume_case(CASE)
+if CASE == "hogwild":
+    hogwild_case()
+elif CASE.startswith("reshard"):
+    reshard_case(CASE[len("reshard-"):] or "none")
+else:
+    resume_case(CASE)
 print("1 passed, 0 failed")

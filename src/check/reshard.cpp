@@ -78,6 +78,17 @@ std::string state_name(const std::string& key) {
   return key == "params" ? "parameters" : key == "optimizer" ? "optimizer state" : key;
 }
 
+// A finding of this law, at the step's line.
+Finding finding(const char* id, const GlobalStep& s, int64_t step, std::string detail) {
+  Finding f;
+  f.id = id;
+  f.law = "resume at another world size";
+  f.step = step;
+  f.where = s.where;
+  f.detail = std::move(detail);
+  return f;
+}
+
 class Judge {
  public:
   Judge(const ProcessRun& straight, const ProcessRun& preempted, int from, int to)
@@ -123,11 +134,12 @@ class Judge {
     if (!from) {
       if (!first.sum("params"))
         return not_tested(fmt::format("restart {}'s processes did not all record their part of a step", restart_no));
-      return broken_at(first, -1, "reshard-state-differs",
-                       fmt::format("restart {} ({}) trains from parameters that are the uninterrupted run's at no "
-                                   "step, nor any its earlier starts held: the checkpoint did not load whole on "
-                                   "the new number of processes",
-                                   restart_no, ranks));
+      return broken_at(
+          finding("reshard-state-differs", first, -1,
+                  fmt::format("restart {} ({}) trains from parameters that are the uninterrupted run's at no "
+                              "step, nor any its earlier starts held: the checkpoint did not load whole on "
+                              "the new number of processes",
+                              restart_no, ranks)));
     }
     offset_[start] = from->number;
     if (from->number == 1 && !saved_in_first_)
@@ -140,12 +152,12 @@ class Judge {
       const auto got = first.sum(key), want = from->step->sum(key);
       if (got && want && *got != *want)
         return broken_at(
-            first, from->number, "reshard-state-differs",
-            fmt::format("restart {} resumed at step {} ({}) on {}, but the {} it trains from are not the "
-                        "checkpoint's: the sum over every rank's part differs from {}'s at step {} ({:016x} vs "
-                        "{:016x})",
-                        restart_no, from->number, how_, ranks, state_name(key), from->whose, from->number, *got,
-                        *want));
+            finding("reshard-state-differs", first, from->number,
+                    fmt::format("restart {} resumed at step {} ({}) on {}, but the {} it trains from are not the "
+                                "checkpoint's: the sum over every rank's part differs from {}'s at step {} ({:016x} vs "
+                                "{:016x})",
+                                restart_no, from->number, how_, ranks, state_name(key), from->whose, from->number, *got,
+                                *want)));
     }
     for (const auto& [seq, step] : steps) {
       const int64_t n = from->number + seq - 1;
@@ -169,12 +181,13 @@ class Judge {
                                                  int restart_no) {
     const auto a = got.sum("batch"), b = want.sum("batch");
     if (a && b && *a != *b)
-      return broken_at(got, n, "reshard-samples-differ",
-                       fmt::format("at step {} restart {} trained on other samples than the uninterrupted run's "
-                                   "step {}{}: samples are skipped or repeated across the reshard, as where the "
-                                   "data position is kept per rank (a count of the samples one rank has seen means "
-                                   "another batch on another number of ranks) instead of as the global step",
-                                   n, restart_no, n, whose_samples(got, want)));
+      return broken_at(
+          finding("reshard-samples-differ", got, n,
+                  fmt::format("at step {} restart {} trained on other samples than the uninterrupted run's "
+                              "step {}{}: samples are skipped or repeated across the reshard, as where the "
+                              "data position is kept per rank (a count of the samples one rank has seen means "
+                              "another batch on another number of ranks) instead of as the global step",
+                              n, restart_no, n, whose_samples(got, want))));
     if (got.lr && want.lr && *got.lr != *want.lr)
       return broken(fmt::format("at step {} restart {} trained at lr {:.9g}, the uninterrupted run at {:.9g}", n,
                                 restart_no, *got.lr, *want.lr));
@@ -272,15 +285,7 @@ class Judge {
   std::string where() const { return said_.empty() ? "" : fmt::format(" ({})", fmt::join(said_, "; ")); }
   ReshardVerdict not_tested(const std::string& why) const { return {Law::not_tested(name_, why + where()), {}}; }
   ReshardVerdict broken(const std::string& why) const { return {Law(name_, false, why + where()), {}}; }
-  ReshardVerdict broken_at(const GlobalStep& s, int64_t step, const std::string& id, const std::string& why) const {
-    Finding f;
-    f.id = id;
-    f.law = "resume at another world size";
-    f.step = step;
-    f.where = s.where;
-    f.detail = why;
-    return {Law(name_, false, why + where()), {f}};
-  }
+  ReshardVerdict broken_at(Finding f) const { return {Law(name_, false, f.detail + where()), {std::move(f)}}; }
 
   std::string name_;
   Steps ref_;
