@@ -29,7 +29,20 @@ export PATH="$venv:$PATH" OMP_NUM_THREADS=1
 loop=$src/examples/distributed/sharded_dcp.py
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
 line_of() { grep -nF -- "$1" "$2" | head -1 | cut -d: -f1; }
-check() { "$bin" check --keep "$tmp/runs" --json "$tmp/report.json" "$@" >"$tmp/out.log" 2>&1; }
+# EVIDENCE=DIR: judge DIR/CASE, the runs a live check of this case kept (tools/remake_evidence.sh),
+# with the same options and command, running nothing (check --replay); with REMAKE=1 as well, run
+# the case live, keep its runs there and make them evidence (tools/evidence.py keep).
+runs=$tmp/runs
+[ -n "${EVIDENCE:-}" ] && runs=$EVIDENCE/$case
+check() {
+  if [ -n "${EVIDENCE:-}" ] && [ -z "${REMAKE:-}" ]; then
+    [ -f "$runs/work.txt" ] || fail "no evidence for $case in $EVIDENCE (tools/remake_evidence.sh makes it)"
+    "$bin" check --replay "$runs" --json "$tmp/report.json" "$@" >"$tmp/out.log" 2>&1
+  else
+    [ -n "${EVIDENCE:-}" ] && rm -rf "$runs"
+    "$bin" check --keep "$runs" --json "$tmp/report.json" "$@" >"$tmp/out.log" 2>&1
+  fi
+}
 torchrun2=(torchrun --standalone --nproc-per-node 2)
 laws_held() {
   grep -q "^check: 2 laws, 2 held, 0 broken, 0 finding(s)" "$tmp/out.log" || fail "the correct loop did not hold both laws without a finding"
@@ -38,7 +51,7 @@ laws_held() {
 # Where the script said its restart resumed ("resumed from .../step-4 at step 5") is where check placed it.
 placed_as_printed() {
   local printed placed
-  printed=$(sed -n 's/^resumed from .* at step \([0-9]*\)$/\1/p' "$tmp/runs/preempted.log" | head -1)
+  printed=$(sed -n 's/^resumed from .* at step \([0-9]*\)$/\1/p' "$runs/preempted.log" | head -1)
   placed=$(sed -n 's/.*restart 1 resumed at step \([0-9]*\) (.*/\1/p' "$tmp/out.log" | head -1)
   [ -n "$printed" ] && [ "$printed" = "$placed" ] || fail "the script resumed at step '$printed', check placed it at '$placed'"
 }
@@ -51,12 +64,12 @@ case $case in
     check --kills 1 --resume-args --resume -- "${torchrun2[@]}" "$loop" --wrap "$case" --out '{run_dir}'
     laws_held
     placed_as_printed
-    [ -s "$tmp/runs/uninterrupted-1.trace.rank1" ] || fail "rank 1 wrote no trace of its own"
+    [ -s "$runs/uninterrupted-1.trace.rank1" ] || fail "rank 1 wrote no trace of its own"
     ;;
   spawn)
     check --kills 1 --resume-args --resume -- python "$src/examples/distributed/spawn_loop.py" --out '{run_dir}'
     laws_held
-    [ -s "$tmp/runs/uninterrupted-1.trace.proc2" ] || fail "mp.spawn's second process wrote no trace of its own"
+    [ -s "$runs/uninterrupted-1.trace.proc2" ] || fail "mp.spawn's second process wrote no trace of its own"
     ;;
   hogwild-fork | hogwild-spawn)
     check -- python "$src/examples/distributed/hogwild.py" --out '{run_dir}' --start "${case#hogwild-}"
@@ -65,7 +78,7 @@ case $case in
       || fail "the shared model is not named as the cause"
     grep -q "nondeterministic-op" "$tmp/out.log" && fail "an op was compared across interleaved processes"
     for p in proc1 proc2; do
-      n=$(grep -c '"kind":"probe"' "$tmp/runs/uninterrupted-1.trace.$p" 2>/dev/null)
+      n=$(grep -c '"kind":"probe"' "$runs/uninterrupted-1.trace.$p" 2>/dev/null)
       [ "${n:-0}" = 20 ] || fail "worker $p: ${n:-0} steps recorded of its 20"
     done
     ;;
@@ -102,10 +115,10 @@ case $case in
     grep -q "^held     resume at another world size: restarted on $to process(es) per node where it ran on $from" "$tmp/out.log" \
       || fail "the resume from $from process(es) to $to did not hold"
     grep -q "^check: 2 laws, 2 held, 0 broken, 0 finding(s)" "$tmp/out.log" || fail "a finding or a broken law on the correct loop"
-    printed=$(sed -n 's/^resumed from .* at step \([0-9]*\)$/\1/p' "$tmp/runs/preempted.log" | head -1)
+    printed=$(sed -n 's/^resumed from .* at step \([0-9]*\)$/\1/p' "$runs/preempted.log" | head -1)
     grep -q "restart 1 resumed at step $printed on $to process(es)" "$tmp/out.log" \
       || fail "the script resumed at step '$printed' on $to process(es); check says otherwise"
-    [ "$to" = 2 ] && { [ -s "$tmp/runs/preempted.trace.rank1" ] || fail "the rank the restart added recorded nothing"; }
+    [ "$to" = 2 ] && { [ -s "$runs/preempted.trace.rank1" ] || fail "the rank the restart added recorded nothing"; }
     ;;
   per-rank-position | per-rank-position-1to2)  # the twin: the data position kept per rank is lost in the reshard
     from=2 to=1
@@ -131,5 +144,8 @@ case $case in
 esac
 # A DCP checkpoint's own writes are not the script's: no finding names a torch.load inside DCP.
 grep -q "\[unsafe-torch-load\]" "$tmp/out.log" && fail "DCP's own load was taken for the script's torch.load"
+if [ -n "${EVIDENCE:-}" ] && [ -n "${REMAKE:-}" ]; then
+  "$venv/python" "$src/tools/evidence.py" keep "$runs" || fail "could not make $runs evidence"
+fi
 echo "$case: $(tail -1 "$tmp/out.log")"
 echo "1 passed, 0 failed"

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <optional>
 
 #include <fmt/format.h>
@@ -244,13 +245,18 @@ CheckReport check(const CheckOptions& o) {
   const std::vector<ExecPath> paths =
       o.regen && !band ? select_paths(cpu_paths(cpu_flags()), o.path_set) : std::vector<ExecPath>{};
   std::optional<TempDir> temp;
-  fs::path work = o.keep;
-  if (work.empty()) {
+  fs::path work = o.replay.empty() ? o.keep : o.replay;
+  if (!o.replay.empty()) {
+    if (!o.keep.empty()) throw BadInput("check --replay: not with --keep (it judges a kept folder, and runs nothing)");
+    if (!fs::is_directory(o.replay)) throw BadInput(fmt::format("{}: no such folder (--replay)", o.replay.string()));
+  } else if (work.empty()) {
     temp.emplace("check");
     work = temp->path();
   } else {
     fs::create_directories(work);
   }
+  // Where the runs ran, for a replay of the kept folder: the paths in their traces name it.
+  if (o.replay.empty()) std::ofstream(work / "work.txt") << fs::absolute(work).string() << "\n";
   Launcher launch(o, work);
   Progress progress((o.reference.empty() ? o.runs : 0) + (o.kills > 0 ? 1 : 0) +
                         static_cast<int>(paths.empty() ? 0 : paths.size() - 1),

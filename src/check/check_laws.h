@@ -62,19 +62,21 @@ std::string first_difference(const RecordedTrace& a, const RecordedTrace& b);
 // or a start failed.
 struct Preemption {
   Run run;
-  std::vector<size_t> at;          // the planned kills
-  std::vector<std::string> notes;  // where each kill landed
-  std::vector<size_t> restarts;    // where each restart began appending to the trace
-  std::string killed_writing;      // the file kill 1 landed in the write of
-  bool moved_whole = false;        // kill 1 came right after a checkpoint was renamed into the run folder
-  int failed_start = -1;           // the start that failed (0: the first; k: the restart after kill k)
-  int exit_code = 0;               // its exit code
+  std::vector<size_t> at;              // the planned kills
+  std::vector<std::string> notes;      // where each kill landed
+  std::vector<size_t> restarts;        // where each restart began appending to the trace
+  std::string killed_writing;          // the file kill 1 landed in the write of
+  bool moved_whole = false;            // kill 1 came right after a checkpoint was renamed into the run folder
+  int failed_start = -1;               // the start that failed (0: the first; k: the restart after kill k)
+  int exit_code = 0;                   // its exit code
+  std::vector<std::string> unwritten;  // files --resume-args names the run had not written when it failed
 };
+// Kept beside the run as <run>.preemption.json; replaying (check --replay), read from there.
 Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const std::string& run, bool away_from_writes,
                    Progress& progress);
 // The law `name` where a start of the preempted run failed: broken (not preemption-safe), or NOT
 // TESTED where the restart died for a file --resume-args names that the run had not written yet.
-std::optional<Law> failed_start_law(const Launcher& launch, const Preemption& p, const std::string& name);
+std::optional<Law> failed_start_law(const Preemption& p, const std::string& name);
 // Where the kills are armed (recorded step counts), drawn from `seed` (check_resume.cpp).
 std::vector<size_t> plan_kills(const RecordedTrace& straight, int kills, uint64_t seed);
 

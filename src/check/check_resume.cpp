@@ -3,12 +3,14 @@
 // or the first difference named with what the restart failed to restore.
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <optional>
 #include <random>
 #include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "src/check/check_laws.h"
 #include "src/check/check_runs.h"
@@ -103,9 +105,53 @@ bool written(const std::vector<fs::path>& files) {
 
 }  // namespace
 
+namespace {
+
+// The preempted run's evidence, kept beside its trace: what a replay judges instead of running it.
+fs::path preemption_file(const Launcher& launch, const std::string& run) {
+  return launch.work() / (run + ".preemption.json");
+}
+
+Preemption kept(const Launcher& launch, Preemption p) {
+  const nlohmann::json j = {{"at", p.at},
+                            {"notes", p.notes},
+                            {"restarts", p.restarts},
+                            {"killed_writing", p.killed_writing},
+                            {"moved_whole", p.moved_whole},
+                            {"failed_start", p.failed_start},
+                            {"exit_code", p.exit_code},
+                            {"unwritten", p.unwritten}};
+  std::ofstream(preemption_file(launch, p.run.name)) << j.dump(1) << "\n";
+  return p;
+}
+
+Preemption replayed(const Launcher& launch, const std::string& run) {
+  const fs::path file = preemption_file(launch, run);
+  std::ifstream in(file);
+  if (!in)
+    throw BadInput(fmt::format("check --replay: {}: no such file (the kept check ran no {} run)", file.string(), run));
+  try {
+    const auto j = nlohmann::json::parse(in);
+    return {launch.make(run),
+            j.at("at").get<std::vector<size_t>>(),
+            j.at("notes").get<std::vector<std::string>>(),
+            j.at("restarts").get<std::vector<size_t>>(),
+            j.at("killed_writing").get<std::string>(),
+            j.at("moved_whole").get<bool>(),
+            j.at("failed_start").get<int>(),
+            j.at("exit_code").get<int>(),
+            j.at("unwritten").get<std::vector<std::string>>()};
+  } catch (const std::exception& e) {
+    throw BadInput(fmt::format("check --replay: {}: damaged ({})", file.string(), e.what()));
+  }
+}
+
+}  // namespace
+
 Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const std::string& run, bool away_from_writes,
                    Progress& progress) {
-  Preemption p{launch.make(run), at, {}, {}, {}, false, -1, 0};
+  if (launch.replaying()) return replayed(launch, run);
+  Preemption p{launch.make(run), at, {}, {}, {}, false, -1, 0, {}};
   const Run& r = p.run;
   StepTally counter(r.trace);
   const std::vector<fs::path> resume_files = launch.resume_files(r);
@@ -114,12 +160,17 @@ Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const 
     const pid_t pid =
         launch.start(r, k == 0 ? std::string("start 1") : fmt::format("start {} (after kill {})", k + 1, k), {},
                      static_cast<int>(k) + 1);
+    // A start that failed, and the files --resume-args names that were not there then.
+    const auto failed = [&](int code) {
+      p.failed_start = static_cast<int>(k);
+      p.exit_code = code;
+      for (const auto& f : resume_files)
+        if (std::error_code ec; !fs::exists(f, ec)) p.unwritten.push_back(fs::relative(f, r.dir).string());
+      return kept(launch, p);
+    };
     if (k == at.size()) {
-      if (const int code = launch.finish(pid, r); code != 0) {
-        p.failed_start = static_cast<int>(k);
-        p.exit_code = code;
-      }
-      return p;
+      if (const int code = launch.finish(pid, r); code != 0) return failed(code);
+      return kept(launch, p);
     }
     // The first kill lands on a write into the run folder (with the fault
     // check-kill-between-writes, the negative control, on a moment when nothing is written).
@@ -159,13 +210,9 @@ Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const 
     }
     if (early) {  // it finished before the kill: nothing to resume from at this point
       kill_group(pid);
-      if (*early != 0) {
-        p.failed_start = static_cast<int>(k);
-        p.exit_code = *early;
-        return p;
-      }
+      if (*early != 0) return failed(*early);
       p.notes.push_back(fmt::format("start {} finished before kill {} at step {}", k + 1, k + 1, at[k]));
-      return p;
+      return kept(launch, p);
     }
     stop_group(pid);  // first: the kill lands where it is now
     // A close of the file queued before the stop: the write ended before the kill landed.
@@ -198,23 +245,21 @@ Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const 
     }
     progress.note(fmt::format("preempted run SIGKILLed ({} of {}) after {} recorded steps", k + 1, at.size(), steps));
   }
-  return p;
+  return kept(launch, p);
 }
 
-std::optional<Law> failed_start_law(const Launcher& launch, const Preemption& p, const std::string& name) {
+std::optional<Law> failed_start_law(const Preemption& p, const std::string& name) {
   if (p.failed_start < 0) return std::nullopt;
   const Run& r = p.run;
   // A restart that died for a file --resume-args names and the run never wrote: the kill came
   // before the save, which is check's planning (a short run), not the loop's failure.
-  if (p.failed_start > 0)
-    for (const auto& f : launch.resume_files(r))
-      if (!fs::exists(f))
-        return Law::not_tested(
-            name, fmt::format("the restart after kill {} failed (exit {}) for {}, which --resume-args names: the run "
-                              "had not written it when it was killed (no kill comes before it exists; here the run "
-                              "was killed {}). Name a file the loop has saved by then, or run it longer",
-                              p.failed_start, p.exit_code, fs::relative(f, r.dir).string(),
-                              p.at.empty() ? std::string("early") : fmt::format("after step {}", p.at[0])));
+  if (p.failed_start > 0 && !p.unwritten.empty())
+    return Law::not_tested(
+        name, fmt::format("the restart after kill {} failed (exit {}) for {}, which --resume-args names: the run "
+                          "had not written it when it was killed (no kill comes before it exists; here the run "
+                          "was killed {}). Name a file the loop has saved by then, or run it longer",
+                          p.failed_start, p.exit_code, p.unwritten.front(),
+                          p.at.empty() ? std::string("early") : fmt::format("after step {}", p.at[0])));
   return Law(name, false,
              fmt::format("{} failed (exit {}): the loop is not preemption-safe; its output ends:\n{}",
                          p.failed_start == 0 ? std::string("the first start")
@@ -251,7 +296,7 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
       return false;
     }
   };
-  if (auto failed = failed_start_law(launch, p, name)) {
+  if (auto failed = failed_start_law(p, name)) {
     if (failed->status == Status::kBroken) torn = name_non_atomic() && p.failed_start > 0 && !killed_writing.empty();
     return *failed;
   }

@@ -71,6 +71,43 @@ std::vector<std::string> with_nproc_per_node(std::vector<std::string> args, int 
   return args;
 }
 
+int Launcher::finish(pid_t pid, const Run& r) const {
+  const fs::path exits = work_ / (r.name + ".exits");
+  if (replaying()) {
+    std::ifstream in(exits);
+    std::string line;
+    for (size_t i = 0; i <= finished_[r.name]; ++i)
+      if (!std::getline(in, line))
+        throw BadInput(
+            fmt::format("check --replay: {} holds no exit of start {} of run {} (kept by a check with "
+                        "other options, or by an older trainproof)",
+                        exits.string(), i + 1, r.name));
+    ++finished_[r.name];
+    try {
+      return std::stoi(line);
+    } catch (const std::exception&) {
+      throw BadInput(
+          fmt::format("check --replay: {}: line {} is no exit code: '{}'", exits.string(), finished_[r.name], line));
+    }
+  }
+  if (const auto code = wait_exit_within(pid, o_.timeout_s)) {
+    std::ofstream(exits, std::ios::app) << *code << "\n";
+    return *code;
+  }
+  throw BadInput(fmt::format("check: {} did not finish within {:g} s (--timeout); its output ends:\n{}", r.name,
+                             o_.timeout_s, tail_of(r.log)));
+}
+
+// The folder a kept check ran its runs in (work.txt, written by every check beside its runs).
+fs::path Launcher::replayed_work(const fs::path& dir) {
+  std::ifstream in(dir / "work.txt");
+  std::string line;
+  if (!std::getline(in, line) || line.empty())
+    throw BadInput(fmt::format("check --replay: {}: not a folder a check kept (no work.txt; keep one with --keep DIR)",
+                               dir.string()));
+  return line;
+}
+
 std::string tail_of(const fs::path& log, size_t lines) {
   std::ifstream in(log);
   std::vector<std::string> all;

@@ -52,14 +52,19 @@ struct Run {
   fs::path trace_env;
 };
 
+// Starts the command's runs, or, replaying (check --replay DIR), stands in for them with what a
+// check --keep DIR kept: each run's traces and log, its exit codes (<name>.exits, a line a
+// finish) and the preempted run's evidence (<name>.preemption.json). A replayed start runs
+// nothing; a replayed run's folder is the one it had when it ran (paths in its traces name it).
 class Launcher {
  public:
   Launcher(const CheckOptions& o, const fs::path& work)
       : o_(o),
         work_(work),
-        program_(resolve_program(o.command[0])),
+        program_(o.replay.empty() ? resolve_program(o.command[0]) : o.command[0]),
         resume_args_(split_words(o.resume_args)),
         seed_args_(split_words(o.seed_arg)) {
+    if (!o.replay.empty()) ran_in_ = replayed_work(work);
     if (!o.probe) return;
     const fs::path dir = probe_python_dir();
     if (dir.empty() || !fs::exists(dir / "trainproof_boot" / "sitecustomize.py"))
@@ -80,9 +85,18 @@ class Launcher {
     const fs::path env = work_ / (name + ".trace");
     const bool own = primary_.empty() || primary_ == "rank0";
     Run r{name, work_ / name, own ? env : fs::path(env.string() + "." + primary_), work_ / (name + ".log"), seed, env};
+    if (replaying()) {
+      r.dir = ran_in_ / name;
+      return r;
+    }
     fs::create_directories(r.dir);
+    std::error_code ec;
+    fs::remove(work_ / (name + ".exits"), ec);  // a kept folder checked again: this check's exits only
     return r;
   }
+
+  bool replaying() const { return !o_.replay.empty(); }
+  const fs::path& work() const { return work_; }
 
   // Each start is headed in the run's log by `--- trainproof check: <what> ---`, so that what a
   // restarted command printed can be told from what its killed start printed. `launch`: which
@@ -90,6 +104,7 @@ class Launcher {
   // gets --resume-args appended, and --restart-nproc's processes per node.
   pid_t start(const Run& r, const std::string& what = "start 1",
               const std::vector<std::pair<std::string, std::string>>& extra_env = {}, int launch = 1) const {
+    if (replaying()) return 0;  // what it did is in the kept folder
     std::ofstream(r.log, std::ios::app) << "--- trainproof check: " << what << " ---\n";
     const bool restart = launch > 1;
     std::vector<std::string> args(o_.command.begin() + 1, o_.command.end());
@@ -122,12 +137,9 @@ class Launcher {
     return out;
   }
 
-  // Waits for the exit; past the timeout the command is killed and that is an error.
-  int finish(pid_t pid, const Run& r) const {
-    if (const auto code = wait_exit_within(pid, o_.timeout_s)) return *code;
-    throw BadInput(fmt::format("check: {} did not finish within {:g} s (--timeout); its output ends:\n{}", r.name,
-                               o_.timeout_s, tail_of(r.log)));
-  }
+  // Waits for the exit, and keeps its code (<name>.exits); past the timeout the command is
+  // killed and that is an error. Replaying, the code kept for this finish of the run.
+  int finish(pid_t pid, const Run& r) const;
 
  private:
   const CheckOptions& o_;
@@ -136,6 +148,9 @@ class Launcher {
   std::vector<std::string> resume_args_, seed_args_;
   std::vector<std::pair<std::string, std::string>> probe_env_;
   std::string primary_;
+  fs::path ran_in_;                                 // replaying: the folder the kept runs ran in
+  mutable std::map<std::string, size_t> finished_;  // replaying: finishes read so far, by run
+  static fs::path replayed_work(const fs::path& dir);
 };
 
 // Watches a run folder and the folders made in it (a checkpoint-N/ of Trainer's, a save_state

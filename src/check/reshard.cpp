@@ -316,7 +316,7 @@ ReshardVerdict reshard_law(const Launcher& launch, const ProcessRun& straight, c
   ProcessRun preempted;
   preempted.traces = read_process_traces(p.run.trace_env);
   preempted.primary = straight.primary;
-  const auto failed = failed_start_law(launch, p, name);
+  const auto failed = failed_start_law(p, name);
   ReshardVerdict v = failed ? ReshardVerdict{*failed, {}} : judge_reshard(straight, preempted, from, to, p.notes);
   if (!runs_differ.empty() && v.law.status == Status::kBroken) {
     v.law = Law::not_tested(

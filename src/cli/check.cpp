@@ -43,6 +43,9 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
   cmd->add_option("--resume-args", o.resume_args,
                   "Append these arguments to the command on every restart after a kill, e.g. "
                   "'--init_from=resume' or '--resume {run_dir}/ckpt.pt'");
+  cmd->add_option("--replay", o.replay,
+                  "Judge the runs an earlier check --keep DIR kept, with the same options and command, running "
+                  "nothing");
   cmd->add_option("--restart-nproc", o.restart_nproc,
                   "Restart a torchrun command on this many processes per node after each kill (its "
                   "--nproc-per-node rewritten): a resume at another world size, its checkpoint resharded");

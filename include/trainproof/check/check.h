@@ -38,6 +38,9 @@ struct CheckOptions {
   // (--nproc-per-node rewritten): a resume at another world size, held to the resharded resume's
   // law (reshard.h) instead of the bitwise one.
   int restart_nproc = 0;
+  // --replay DIR: judge the runs an earlier `check --keep DIR` kept (with the same options and
+  // command), running nothing: its judging alone, from recorded evidence, in milliseconds.
+  std::filesystem::path replay;
   int runs = 2;  // uninterrupted runs: 2 checks determinism, 1 does not (findings and one-run laws only)
   std::vector<std::string> allow;  // --allow ID: findings accepted knowingly (reported as allowed)
 
