@@ -19,13 +19,35 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
 args=(--runs 1)
 [ -n "${CHECK_REFERENCE:-}" ] && args=(--reference "$CHECK_REFERENCE" --kills 1 --seed 3 --resume-args --resume)
+# EVIDENCE=DIR: each check judges DIR/<group or mistake>, the runs a live check kept
+# (tools/remake_evidence.sh), running nothing (check --replay); with REMAKE=1 as well, the first
+# check of the test runs live and keeps its runs there as evidence (tools/evidence.py keep).
+if [ "$3" = --group ]; then key=$(basename "$6"); else key=$3; fi
+evidence=${EVIDENCE:+$EVIDENCE/$key}
+# The reference trace a restart's case takes travels with its evidence.
+[ -n "$evidence" ] && [ -z "${REMAKE:-}" ] && [ -n "${CHECK_REFERENCE:-}" ] && args[1]=$evidence/reference.trace
 # check_run MISTAKES REPORT [CHECK FLAG...]: the script checked with MISTAKES planted; sets rc.
 check_run() {
-  local mistakes=$1 report=$2
+  local mistakes=$1 report=$2 how=()
   shift 2
-  env -u PYTHONPATH "$bin" check "${args[@]}" "$@" --json "$report" -- "$py" "$script" --out '{run_dir}' \
+  if [ -n "$evidence" ] && [ -n "${REMAKE:-}" ] && [ ! -f "$tmp/remade" ]; then
+    rm -rf "$evidence" && how=(--keep "$evidence") && touch "$tmp/remade"
+  elif [ -n "$evidence" ]; then
+    [ -f "$evidence/work.txt" ] || fail "no evidence in $evidence (tools/remake_evidence.sh makes it)"
+    how=(--replay "$evidence")
+  fi
+  env -u PYTHONPATH "$bin" check "${args[@]}" "${how[@]}" "$@" --json "$report" -- "$py" "$script" --out '{run_dir}' \
     --mistake "$mistakes" >"$tmp/out.log" 2>&1
   rc=$?
+}
+# The end of a test that passed: a remade case made evidence.
+passed() {
+  if [ -f "$tmp/remade" ]; then
+    [ -z "${CHECK_REFERENCE:-}" ] || cp "$CHECK_REFERENCE" "$evidence/reference.trace" || fail "cannot keep the reference"
+    "$py" "$(dirname "$script")/../../tools/evidence.py" keep "$evidence" || fail "could not make $evidence evidence"
+  fi
+  echo "1 passed, 0 failed"
+  exit 0
 }
 # findings REPORT: "ID WHERE ADVICE" per finding of a JSON report.
 findings() {
@@ -47,8 +69,7 @@ if [ "$3" = --group ]; then
   rm -rf "$keep" && mkdir -p "$keep" && cp "$tmp/r.json" "$tmp/out.log" "$keep/" || fail "cannot keep the run in $keep"
   echo "findings $want: each named once and BROKEN"
   if [ "$also" != allow ]; then
-    echo "1 passed, 0 failed"
-    exit 0
+    passed
   fi
   # --allow accepts them knowingly: exit 0, and the report says each was allowed.
   allow=()
@@ -59,8 +80,7 @@ if [ "$3" = --group ]; then
     grep -q "^allowed  \[$id\]" "$tmp/out.log" || fail "--allow $id: not printed as allowed"
   done
   echo "--allow of each: exit 0, each printed as allowed"
-  echo "1 passed, 0 failed"
-  exit 0
+  passed
 fi
 
 mistake=$3 want=$4 text=$5 nth=${6:-1} kind=${7:-law}
@@ -84,4 +104,4 @@ else
   grep -q "^BROKEN   \[$want\] .*train.py:$line" "$tmp/out.log" || fail "not printed as BROKEN at train.py:$line"
 fi
 echo "finding $want: ok"
-echo "1 passed, 0 failed"
+passed
