@@ -54,8 +54,21 @@ rm -rf "$keep"
 args=(--kills 2)  # seed 3: kill 1 lands in the checkpoint write after step 15 (restart 1 resumes at step 11), kill 2 after step 18
 [ -n "${CHECK_REFERENCE:-}" ] && args=(--kills 1 --reference "$CHECK_REFERENCE")
 [ -n "${CHECK_HTML:-}" ] && mkdir -p "$(dirname "$CHECK_HTML")" && args+=(--html "$CHECK_HTML")
+# EVIDENCE=DIR: judge DIR/<group or mistake>, the runs a live check kept (tools/remake_evidence.sh),
+# running nothing (check --replay; the reference trace travels with them); with REMAKE=1 as well,
+# run live and keep the runs there as evidence (tools/evidence.py keep).
+runs=(--keep "$keep")
+evidence=""
+if [ -n "${EVIDENCE:-}" ]; then
+  evidence=$EVIDENCE/$(basename "${CHECK_GROUP_KEEP:-$mistake}")
+  if [ -z "${REMAKE:-}" ]; then
+    [ -f "$evidence/work.txt" ] || fail "no evidence in $evidence (tools/remake_evidence.sh makes it)"
+    runs=(--replay "$evidence")
+    [ -n "${CHECK_REFERENCE:-}" ] && args[3]=$evidence/reference.trace
+  fi
+fi
 # PYTHONPATH unset: the probe must come from check alone, the script imports nothing.
-env -u PYTHONPATH "$bin" check "${args[@]}" --seed 3 --resume-args '--resume' --json "$tmp/r.json" --keep "$keep" \
+env -u PYTHONPATH "$bin" check "${args[@]}" --seed 3 --resume-args '--resume' --json "$tmp/r.json" "${runs[@]}" \
   -- "$py" "$src/examples/python_plain/train.py" --out '{run_dir}' --mistake "$mistake" >"$tmp/out.log" 2>&1
 rc=$?
 ids=$(ids_of "$tmp/r.json")
@@ -87,5 +100,11 @@ else
 fi
 # Nothing the command started outlives the check.
 if pgrep -f "$src/examples/python_plain/train.py --out $tmp" >/dev/null; then fail "a process of the command outlived check"; fi
+if [ -n "$evidence" ] && [ -n "${REMAKE:-}" ]; then  # the runs kept, the reference taken: evidence
+  rm -rf "$evidence" && mkdir -p "$evidence" && find "$keep" -maxdepth 1 -type f -exec cp {} "$evidence/" \; \
+    || fail "cannot copy the runs to $evidence"
+  [ -z "${CHECK_REFERENCE:-}" ] || cp "$CHECK_REFERENCE" "$evidence/reference.trace" || fail "cannot keep the reference"
+  "$py" "$src/tools/evidence.py" keep "$evidence" || fail "could not make $evidence evidence"
+fi
 echo "check probe $mistake: ok"
 echo "1 passed, 0 failed"
