@@ -11,10 +11,13 @@ usage: check_loop_shapes_test.py TRAINPROOF_BIN PYTHON SHAPE
   backward-only       no step: exit 2, saying what the probe saw (backward calls, no optimizer)
   epoch-files         --kills 1 with --resume-args naming net_epoch_0.pth: the kill comes after the
                       run wrote it (the restart does not die on a missing file), the model-only
-                      resume is named (resume-missing-optimizer-state), and the steps trained anew said"""
+                      resume is named (resume-missing-optimizer-state), and the steps trained anew said
+EVIDENCE=DIR: judge DIR/SHAPE, the runs a live check kept (tools/remake_evidence.sh), running nothing
+(check --replay); with REMAKE=1 as well, run live and keep the runs there as evidence."""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,6 +37,13 @@ def fail(why, out=""):
     sys.exit(1)
 
 
+def passed():
+    if os.environ.get("EVIDENCE") and os.environ.get("REMAKE"):
+        subprocess.run([python, os.path.join(here, "..", "tools", "evidence.py"), "keep", keep], check=True)
+    print("1 passed, 0 failed")
+    sys.exit(0)
+
+
 def records(path):
     out = {}
     for raw in open(path, "rb").read().split(b"\n")[1:]:
@@ -46,10 +56,20 @@ def records(path):
 
 with tempfile.TemporaryDirectory() as tmp:
     keep = os.path.join(tmp, "runs")
+    runs = ["--keep", keep]
+    if os.environ.get("EVIDENCE"):
+        keep = os.path.join(os.environ["EVIDENCE"], shape)
+        if os.environ.get("REMAKE"):
+            shutil.rmtree(keep, ignore_errors=True)
+            runs = ["--keep", keep]
+        elif not os.path.exists(os.path.join(keep, "work.txt")):
+            fail(f"no evidence in {keep} (tools/remake_evidence.sh makes it)")
+        else:
+            runs = ["--replay", keep]
     env = dict(os.environ, PATH=os.path.dirname(python) + os.pathsep + os.environ["PATH"])
     resume = ["--kills", "1", "--seed", "1", "--resume-args", "--net {run_dir}/net_epoch_0.pth"] \
         if shape == "epoch-files" else []
-    p = subprocess.run([bin_, "check", "--keep", keep, "--json", os.path.join(tmp, "r.json")] + resume +
+    p = subprocess.run([bin_, "check"] + runs + ["--json", os.path.join(tmp, "r.json")] + resume +
                        ["--", python, loop, "--shape", shape, "--out", "{run_dir}"],
                        capture_output=True, text=True, env=env, timeout=300)
     out = p.stdout + p.stderr
@@ -61,15 +81,13 @@ with tempfile.TemporaryDirectory() as tmp:
         if not m or m.group(1) != "9":
             fail("the restart is not said to have resumed at step 9 (after epoch 0's file) and trained steps anew", out)
         print(f"epoch-files: resumed at step 9, steps {m.group(2)}-{m.group(3)} trained anew; {sorted(ids)}")
-        print("1 passed, 0 failed")
-        sys.exit(0)
+        passed()
     if shape == "backward-only":
         if p.returncode != 2 or not re.search(r"the probe saw the command import torch, call backward\(\) 8 time\(s\) "
                                               r"and make 0 optimizer\(s\), but no step", out):
             fail(f"exit {p.returncode}, not 2 saying what the probe saw", out)
         print("backward-only: exit 2, the probe's sight said")
-        print("1 passed, 0 failed")
-        sys.exit(0)
+        passed()
     if not os.path.exists(os.path.join(tmp, "r.json")):
         fail(f"exit {p.returncode} and no report", out)
     report = json.load(open(os.path.join(tmp, "r.json")))
@@ -84,14 +102,12 @@ with tempfile.TemporaryDirectory() as tmp:
         if f"torch.manual_seed() (loop_shapes.py:{line_of('torch.manual_seed(seed)')})" not in out:
             fail("the manual_seed line is not said", out)
         print(f"random-seed: {want[0]} at {want[1]}")
-        print("1 passed, 0 failed")
-        sys.exit(0)
+        passed()
     if p.returncode != 0 or determinism["status"] != "pass" or findings:
         fail(f"exit {p.returncode}, determinism {determinism['status']}, findings {findings}", out)
     if shape == "fixed-seed":
         print("fixed-seed: held, no finding")
-        print("1 passed, 0 failed")
-        sys.exit(0)
+        passed()
     printed = {}
     for line in open(os.path.join(keep, "uninterrupted-1.log")):
         m = re.match(r"step (\d+) (.*)", line)
@@ -107,4 +123,4 @@ with tempfile.TemporaryDirectory() as tmp:
             if got is None or f"{got:.9g}" != f"{value:.9g}":
                 fail(f"step {step}: {name} recorded {got}, the script printed {value}", out)
     print(f"{shape}: {len(printed)} steps, each recorded with the values the script printed")
-    print("1 passed, 0 failed")
+    passed()

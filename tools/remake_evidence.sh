@@ -3,7 +3,7 @@
 # by its test script, its runs kept and made evidence (tools/evidence.py keep), then checked as a
 # replay. Run it after a change to the probe or to an example the cases run; `tools/evidence.py
 # stale tests/data/evidence` (the nightly EvidenceFreshTest) says which are stale.
-#   tools/remake_evidence.sh [CASE...]     (distributed/<case>, findings, probe; default: all)
+#   tools/remake_evidence.sh [CASE...]     (distributed/<case>, findings, probe, loop-shapes; default: all)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${TRAINPROOF_BIN:-$root/build/trainproof}
@@ -12,7 +12,7 @@ evidence=$root/tests/data/evidence
 cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then
   for d in "$evidence"/distributed/*/; do [ -d "$d" ] && cases+=("distributed/$(basename "$d")"); done
-  cases+=(findings probe)
+  cases+=(findings probe loop-shapes)
 fi
 for c in "${cases[@]}"; do
   case $c in
@@ -22,11 +22,11 @@ for c in "${cases[@]}"; do
       EVIDENCE=$evidence/distributed REMAKE=1 bash "$root/tests/check_distributed_test.sh" "$bin" "$venv" "$name" | tail -1
       echo "== $c (replayed)"
       EVIDENCE=$evidence/distributed bash "$root/tests/check_distributed_test.sh" "$bin" "$venv" "$name" | tail -1 ;;
-    findings | probe)  # examples/python_plain's planted mistakes: the live tests' runs, then replayed
-      test=$([ "$c" = findings ] && echo CheckFindingTest || echo CheckProbeTest)
+    findings | probe | loop-shapes)  # the live tests' runs, then replayed
+      test=$(case $c in findings) echo CheckFindingTest ;; probe) echo CheckProbeTest ;; *) echo CheckLoopShapesTest ;; esac)
       EVIDENCE=$evidence/$c REMAKE=1 ctest --test-dir "$root/build" -R "^${test%Test}LiveTest\\." -j 2 | tail -3
       ctest --test-dir "$root/build" -R "^$test\\." -j 2 | tail -3 ;;
-    *) echo "remake_evidence: unknown case '$c' (distributed/<case>, findings, or probe)"; exit 2 ;;
+    *) echo "remake_evidence: unknown case '$c' (distributed/<case>, findings, probe, or loop-shapes)"; exit 2 ;;
   esac
 done
 "$venv/python" "$root/tools/evidence.py" stale "$evidence"
