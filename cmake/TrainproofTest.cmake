@@ -48,7 +48,8 @@ function(trainproof_test_group)
     foreach(i RANGE ${last})
       math(EXPR n "${i} + 1")
       set(name "${T_LABEL}.shard-${n}-of-${T_SHARDS}")
-      add_test(NAME ${name} COMMAND ${T_BINARY} "--gtest_filter=${T_FILTER}")
+      add_test(NAME ${name} COMMAND bash ${PROJECT_SOURCE_DIR}/tests/support/gtest_shard.sh $<TARGET_FILE:${T_BINARY}>
+                                    "--gtest_filter=${T_FILTER}")
       set_tests_properties(${name} PROPERTIES LABELS "${T_LABEL}" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
         RUN_SERIAL ${serial}
         ENVIRONMENT "TRAINPROOF_BIN=$<TARGET_FILE:trainproof>;GTEST_TOTAL_SHARDS=${T_SHARDS};GTEST_SHARD_INDEX=${i}")

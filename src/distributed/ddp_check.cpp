@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <thread>
 
 #include <fmt/format.h>
@@ -117,18 +119,41 @@ void set_text(c10d::Store& store, const std::string& key, const std::string& val
   store.set(key, std::vector<uint8_t>(value.begin(), value.end()));
 }
 
+// What rank 0 waits for, said on stderr if its launcher stops it: torchrun stops every rank as soon
+// as one dies, before the wait could time out, and the rank that waited knows which it waited for.
+char g_awaited[512] = {};
+extern "C" void say_what_was_awaited(int sig) {
+  if (const size_t n = strnlen(g_awaited, sizeof g_awaited); n > 0) (void)!write(STDERR_FILENO, g_awaited, n);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
 // Rank 0 waits for every rank's `key/<r>` until the deadline and names those still missing.
 void await_ranks(c10d::Store& store, const std::string& key, int world, std::chrono::seconds timeout,
                  const std::string& what) {
   const auto deadline = Clock::now() + timeout;
-  std::vector<std::string> missing;
+  std::vector<std::string> missing, said;
   do {
     missing.clear();
     for (int r = 0; r < world; ++r)
       if (!store.check({fmt::format("{}/{}", key, r)})) missing.push_back(std::to_string(r));
-    if (missing.empty()) return;
+    if (missing.empty()) {
+      g_awaited[0] = '\0';
+      return;
+    }
+    if (missing != said) {  // kept whole for the handler: rewritten only when the missing ranks change
+      said = missing;
+      const std::string line = fmt::format(
+          "ddp-check: rank 0 was stopped by its launcher while waiting for rank(s) {} of {} to {}: they died or "
+          "never started\n",
+          fmt::join(missing, ", "), world, what);
+      g_awaited[0] = '\0';
+      std::snprintf(g_awaited + 1, sizeof g_awaited - 1, "%s", line.c_str() + 1);  // [0] last: never torn
+      g_awaited[0] = line.empty() ? '\0' : line[0];
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   } while (Clock::now() < deadline);
+  g_awaited[0] = '\0';
   throw BadInput(fmt::format("rank(s) {} of {} did not {} within {} s (hung, or never started)",
                              fmt::join(missing, ", "), world, what, timeout.count()));
 }
@@ -274,6 +299,7 @@ DdpCheckReport ddp_check(const DdpCheckOptions& o) {
   if (fault_injected(fmt::format("rank{}-hangs", e.rank))) std::this_thread::sleep_for(std::chrono::hours(1));
 
   const auto timeout = rank_timeout();
+  if (e.rank == 0) std::signal(SIGTERM, say_what_was_awaited);
   auto store = connect_store(e, std::chrono::duration_cast<std::chrono::milliseconds>(timeout));
   set_text(*store, fmt::format("joined/{}", e.rank), hostname());
   if (e.rank == 0) {

@@ -134,6 +134,10 @@ int ddp_worker_main(const WorkerOptions& options) {
   if (fault_injected(fmt::format("rank{}-dies", o.rank))) std::abort();
   if (fault_injected(fmt::format("rank{}-hangs", o.rank))) std::this_thread::sleep_for(std::chrono::hours(1));
   (void)rank_task(o.task);  // an unknown task is bad input before any rank waits for another
+  // Our launcher's marker that this rank got this far: a rank that hangs before it is told from
+  // the ranks that only waited for it (launch_task).
+  if (!o.store.empty())
+    std::ofstream(std::filesystem::path(o.store).parent_path() / fmt::format("rank{}.reached", o.rank));
   if (o.out.empty()) throw BadInput("ddp-worker: --out is required");
   if (o.backend != "gloo" && o.backend != "nccl")
     throw BadInput(fmt::format("unknown backend '{}' (gloo | nccl)", o.backend));

@@ -65,6 +65,7 @@ std::vector<RankRun> launch_task(int world, const std::string& task, const nlohm
   fs::create_directories(out);
   const fs::path store = dir / "store", options_file = dir / "options.json";
   fs::remove(store);
+  for (int rank = 0; rank < world; ++rank) fs::remove(dir / fmt::format("rank{}.reached", rank));
   atomic_write_bytes(options_file, options.dump(2) + "\n");
   std::vector<pid_t> pids;
   for (int rank = 0; rank < world; ++rank) {
@@ -94,9 +95,19 @@ std::vector<RankRun> launch_task(int world, const std::string& task, const nlohm
     throw BadInput(fmt::format("rank {} of {} {} (exit {}); the other ranks were stopped. Its output:\n{}", *down,
                                world, ended_by_signal(runs[*down].exit_code) ? "was killed" : "failed",
                                runs[*down].exit_code, runs[*down].output));
-  if (!hung.empty())
-    throw BadInput(fmt::format("rank(s) {} of {} did not finish within {} s and were killed", fmt::join(hung, ", "),
-                               world, timeout.count()));
+  if (!hung.empty()) {
+    // Ranks that never reached the process group hung before it; the rest waited for them there.
+    std::vector<std::string> stuck;
+    for (const auto& r : hung)
+      if (std::error_code ec; !fs::exists(dir / fmt::format("rank{}.reached", r), ec)) stuck.push_back(r);
+    throw BadInput(fmt::format("rank(s) {} of {} did not finish within {} s and were killed{}", fmt::join(hung, ", "),
+                               world, timeout.count(),
+                               stuck.empty() || stuck.size() == hung.size()
+                                   ? std::string()
+                                   : fmt::format(": rank(s) {} hung before reaching the process group, the others "
+                                                 "waited for them",
+                                                 fmt::join(stuck, ", "))));
+  }
   if (!all_ended)  // the preemption: every rank at once
     for (int r = 0; r < world; ++r) runs[r] = {r, 128 + SIGKILL, prefixed(dir / fmt::format("rank{}.log", r), r)};
   return runs;
