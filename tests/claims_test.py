@@ -88,14 +88,31 @@ elif (int(m.group(1).replace(",", "")), int(m.group(2))) != (values, len(cases))
     failures.append(f"docs/testing.md: claims {m.group(1)} values in {m.group(2)} cases; the file holds {values:,} in "
                     f"{len(cases)}")
 
-# 3. Finding ids.
-code = "".join(f.read_text() for f in sorted((src / "src/check").glob("*.cpp")))  # the findings: *_findings.cpp
-code_ids = set(re.findall(r'(?:finding\(|add\(|\.id = )"([a-z-]+)"', code))
+# 3. Finding ids: the catalog (trainproof/check/findings.h), as `list --findings --json` exports it,
+# against docs/check.md's findings table (its ids in its order, advice marked) and mutate.py's
+# mutations (each id one catches is the catalog's).
+catalog = json.loads(output_of([binary, "list", "--findings", "--json"]))
+code_ids = {k["id"] for k in catalog}
 findings_section = (docs / "check.md").read_text().split("\n## Findings\n", 1)[-1].split("\n## ", 1)[0]
-doc_ids = set(re.findall(r"^\| `([a-z-]+)`", findings_section, re.M))
-if code_ids != doc_ids:
-    failures.append(f"docs/check.md: the findings table lists {sorted(doc_ids - code_ids)} the code does not name, "
-                    f"and misses {sorted(code_ids - doc_ids)}")
+doc_rows = re.findall(r"^\| `([a-z-]+)`( \(advice\))? \|", findings_section, re.M)
+doc_ids = {i for i, _ in doc_rows}
+if [i for i, _ in doc_rows] != [k["id"] for k in catalog]:
+    failures.append(f"docs/check.md: the findings table lists {[i for i, _ in doc_rows]}, the catalog "
+                    f"{[k['id'] for k in catalog]} (in its order)")
+for i, advice in doc_rows:
+    kind = next((k for k in catalog if k["id"] == i), None)
+    if kind and kind["advice"] != bool(advice):
+        failures.append(f"docs/check.md: {i} is {'' if advice else 'not '}marked advice; the catalog says "
+                        f"{'advice' if kind['advice'] else 'a finding'}")
+mutate_py = (src / "python/trainproof/mutate.py").read_text()
+caught = set()
+for m in re.finditer(r'catches = (?:"[a-z-]+", )?\(([^)]*)\)', mutate_py):
+    caught |= set(re.findall(r'"([a-z-]+)"', m.group(1)))
+if not caught:
+    failures.append("python/trainproof/mutate.py: no mutation's catches found (its form changed?)")
+if caught - code_ids:
+    failures.append(f"python/trainproof/mutate.py: mutations are caught by {sorted(caught - code_ids)}, which the "
+                    f"catalog does not name")
 mistakes = len(code_ids - {"resume-state-equal-values-differ"})
 m = re.search(r"It names (\d+) mistakes", readme.read_text())
 if not m or int(m.group(1)) != mistakes:

@@ -3,6 +3,7 @@
 // check_runs.h's, the preempted run's law check_resume.cpp's. Progress goes to the caller's
 // sink (CheckOptions::progress); the verdicts are returned as a report.
 #include "trainproof/check/check.h"
+#include "trainproof/check/findings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -327,7 +328,7 @@ CheckReport check(const CheckOptions& o) {
         why = ". The seed differs between the runs: " + seeds.front().detail;  // the cause, not the first random op
         report.findings.push_back(std::move(seeds.front()));
       } else if (!diff.empty() && std::any_of(report.findings.begin(), report.findings.end(),
-                                              [](const Finding& f) { return f.id == "unseeded-rng"; })) {
+                                              [](const Finding& f) { return f.id == finding_id::kUnseededRng; })) {
         // The cause is named already: torch's global RNG drawn unseeded. Its first random op would
         // be named again, as an op, at another line (regression's W_target and its next draw).
         why = ". The cause: torch's global RNG is drawn from without a seed (unseeded-rng)";

@@ -16,6 +16,7 @@
 #include "src/check/check_runs.h"
 #include "src/check/probe_findings.h"
 #include "src/process/process.h"
+#include "trainproof/check/findings.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/fault.h"
 #include "trainproof/core/recorded_trace.h"
@@ -351,7 +352,8 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
     else if (departure && runs_differ.empty()) {
       diagnosed = diagnose_resume(resumed, *departure);
       for (auto& f : diagnosed)
-        if (f.id == "resume-state-equal-values-differ") resume_op_rerun(launch, straight, *departure, progress, f);
+        if (f.id == finding_id::kResumeStateEqualValuesDiffer)
+          resume_op_rerun(launch, straight, *departure, progress, f);
     }
   } else {
     // Every step logged, in file order: where each kill came, for the report's plots only.

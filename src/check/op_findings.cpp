@@ -1,6 +1,7 @@
 // See probe_findings.h: where two runs part, down to the first op with equal inputs and
 // different outputs.
 #include "src/check/probe_findings.h"
+#include "trainproof/check/findings.h"
 
 #include <algorithm>
 #include <set>
@@ -62,13 +63,7 @@ std::vector<Finding> first_parting_op(const RecordedTrace& a, const RecordedTrac
     } else {
       continue;
     }
-    Finding f;
-    f.id = "nondeterministic-op";
-    f.law = "determinism";
-    f.step = step;
-    f.where = x.where;
-    f.detail = detail;
-    return {f};
+    return {make_finding(finding_id::kNondeterministicOp, step, x.where, detail)};
   }
   return {};
 }

@@ -1,6 +1,7 @@
 // A resume at another world size (reshard.h): the preempted run's restarts on another number of
 // processes, judged by the ranks' layout-free sums of what each step trained from and on.
 #include "src/check/reshard.h"
+#include "trainproof/check/findings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -79,14 +80,8 @@ std::string state_name(const std::string& key) {
 }
 
 // A finding of this law, at the step's line.
-Finding finding(const char* id, const GlobalStep& s, int64_t step, std::string detail) {
-  Finding f;
-  f.id = id;
-  f.law = "resume at another world size";
-  f.step = step;
-  f.where = s.where;
-  f.detail = std::move(detail);
-  return f;
+Finding finding(std::string_view id, const GlobalStep& s, int64_t step, std::string detail) {
+  return make_finding(id, step, s.where, std::move(detail));
 }
 
 class Judge {
@@ -135,7 +130,7 @@ class Judge {
       if (!first.sum("params"))
         return not_tested(fmt::format("restart {}'s processes did not all record their part of a step", restart_no));
       return broken_at(
-          finding("reshard-state-differs", first, -1,
+          finding(finding_id::kReshardStateDiffers, first, -1,
                   fmt::format("restart {} ({}) trains from parameters that are the uninterrupted run's at no "
                               "step, nor any its earlier starts held: the checkpoint did not load whole on "
                               "the new number of processes",
@@ -152,7 +147,7 @@ class Judge {
       const auto got = first.sum(key), want = from->step->sum(key);
       if (got && want && *got != *want)
         return broken_at(
-            finding("reshard-state-differs", first, from->number,
+            finding(finding_id::kReshardStateDiffers, first, from->number,
                     fmt::format("restart {} resumed at step {} ({}) on {}, but the {} it trains from are not the "
                                 "checkpoint's: the sum over every rank's part differs from {}'s at step {} ({:016x} vs "
                                 "{:016x})",
@@ -182,7 +177,7 @@ class Judge {
     const auto a = got.sum("batch"), b = want.sum("batch");
     if (a && b && *a != *b)
       return broken_at(
-          finding("reshard-samples-differ", got, n,
+          finding(finding_id::kReshardSamplesDiffer, got, n,
                   fmt::format("at step {} restart {} trained on other samples than the uninterrupted run's "
                               "step {}{}: samples are skipped or repeated across the reshard, as where the "
                               "data position is kept per rank (a count of the samples one rank has seen means "

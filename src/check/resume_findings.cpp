@@ -3,6 +3,7 @@
 // scaler, step, data position and every RNG state, and is written atomically. Here: where each
 // restart resumed, where it departed, and which state it missed.
 #include "src/check/probe_findings.h"
+#include "trainproof/check/findings.h"
 
 #include <algorithm>
 #include <map>
@@ -16,12 +17,6 @@
 namespace trainproof {
 
 using namespace probe_records;
-
-namespace {
-
-constexpr const char* kResumeLaw = "exact resume";
-
-}  // namespace
 
 std::set<std::string> used_rngs(const RecordedTrace& reference) {
   std::set<std::string> used;
@@ -204,37 +199,31 @@ std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeD
           : fmt::format("{}{} differ", equal.empty() ? std::string() : fmt::format("{}, ", fmt::join(equal, ", ")),
                         fmt::join(diff, ", "));
   std::vector<Finding> findings;
-  const auto add = [&](const std::string& id, const std::string& what) {
+  const auto add = [&](std::string_view id, const std::string& what) {
     if (std::any_of(findings.begin(), findings.end(), [&](const Finding& g) { return g.id == id; })) return;
-    Finding f;
-    f.id = id;
-    f.law = kResumeLaw;
-    f.step = step;
-    f.where = now.where;
-    f.detail = fmt::format("at {}: {} -> {}", at, seen, what);
-    findings.push_back(std::move(f));
+    findings.push_back(make_finding(id, step, now.where, fmt::format("at {}: {} -> {}", at, seen, what)));
   };
   // Began from the first step's state (initial parameters, a fresh optimizer, freshly seeded
   // RNGs) on a later batch: the restart moved the data on and loaded nothing else.
   const bool nothing_loaded = r.initial && i == 0 && has("batch");
   if (has("params") || nothing_loaded)
-    add("resume-params-differ",
+    add(finding_id::kResumeParamsDiffer,
         nothing_loaded ? "the restart trains the initial parameters (a fresh optimizer, freshly seeded RNGs) on a "
                          "later batch: it skipped the data it had seen but loaded nothing of the checkpoint; load "
                          "the model's, optimizer's and RNGs' states from it before training"
                        : "the parameters are not the checkpoint's: load model.state_dict() from it before training");
   if (has("optimizer"))
-    add("resume-missing-optimizer-state",
+    add(finding_id::kResumeMissingOptimizerState,
         "the checkpoint does not restore the optimizer's state: save and load optimizer.state_dict()");
   if (has("scheduler") || (lr_differs && !has("optimizer")))
-    add("resume-missing-scheduler-state",
+    add(finding_id::kResumeMissingSchedulerState,
         has("scheduler") ? "the checkpoint does not restore the LR scheduler: save and load scheduler.state_dict()"
                          : "the learning rate differs: the step count the schedule is computed from is not restored");
   // Restored, then drawn from before this step: not missing. A new DataLoader iterator draws its
   // shuffle order from it (accelerate's load_state, then a fresh loop over a plain shuffled loader).
   const std::string restored = has("rng.torch") ? rng_restored_from_checkpoint(resumed, r.start) : "";
   if (!restored.empty())
-    add("resume-rng-redrawn",
+    add(finding_id::kResumeRngRedrawn,
         fmt::format("the torch CPU RNG was restored from the checkpoint ({}), then drawn from again before this "
                     "step{}: a new DataLoader iterator draws its shuffle order from it, so the restart trains on a "
                     "re-drawn order. Make the order a function of the epoch and a seed (a sampler seeded per "
@@ -243,17 +232,17 @@ std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeD
                     restored, has("batch") ? " (the step's batch differs too)" : ""));
   for (const auto& k : diff)
     if (k.rfind("rng.", 0) == 0 && !(k == "rng.torch" && !restored.empty()))
-      add("resume-missing-rng-state",
+      add(finding_id::kResumeMissingRngState,
           fmt::format("{} differs: the checkpoint does not restore {}", rng_name(k), rng_call(k)));
   if (has("batch") && !any_rng && !nothing_loaded)
-    add("resume-missing-data-position",
+    add(finding_id::kResumeMissingDataPosition,
         "the step's input batch differs while every RNG agrees: the checkpoint does not restore where the data "
         "order stood (epoch and batch index, or the sampler's state)");
   if (has("scaler"))
-    add("resume-missing-scaler-state",
+    add(finding_id::kResumeMissingScalerState,
         "the GradScaler's scale or growth tracker differs: save and load scaler.state_dict()");
   if (diff.empty())
-    add("resume-state-equal-values-differ",
+    add(finding_id::kResumeStateEqualValuesDiffer,
         "state the checkpoint does not hold and the probe does not see (a generator of the script's own, a counter), "
         "or an op that is not deterministic");
   return findings;
@@ -262,12 +251,7 @@ std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeD
 namespace {
 
 Finding non_atomic_at(const std::string& where, std::string detail) {
-  Finding f;
-  f.id = "non-atomic-checkpoint";
-  f.law = kResumeLaw;
-  f.where = where;
-  f.detail = std::move(detail);
-  return f;
+  return make_finding(finding_id::kNonAtomicCheckpoint, -1, where, std::move(detail));
 }
 
 }  // namespace
@@ -341,11 +325,7 @@ std::vector<Finding> model_only_resumes(const RecordedTrace& resumed) {
       if (save.kind != "save" || save.path != load.path || save.checkpoint || save.needs.empty()) continue;
       const std::vector<std::string> missing = checkpoint_lacks(resumed, save);
       if (missing.empty()) continue;
-      Finding f;
-      f.id = "checkpoint-missing-state";
-      f.law = "checkpoints";
-      f.step = save.seq;
-      f.where = save.where;
+      Finding f = make_finding(finding_id::kCheckpointMissingState, save.seq, save.where, "");
       f.detail = fmt::format(
           "{}, which a restart loads, holds the model's state_dict alone: it lacks {} of the state this run has "
           "({}), so the restart begins those afresh; save them all in the checkpoint",

@@ -29,31 +29,14 @@ double number_or(const ProbeFact& f, const std::string& key, double fallback) {
   return std::strtod(v.c_str(), nullptr);
 }
 
-Finding finding(std::string id, std::string law, int64_t step, std::string where, std::string detail,
-                bool advice = false) {
-  Finding f;
-  f.id = std::move(id);
-  f.law = std::move(law);
-  f.step = step;
-  f.where = std::move(where);
-  f.detail = std::move(detail);
-  f.advice = advice;
-  return f;
-}
-
-constexpr const char* kLoopLaw = "the training loop";
-constexpr const char* kScheduleLaw = "the schedule";
-constexpr const char* kCheckpointLaw = "checkpoints";
-constexpr const char* kSeedLaw = "determinism";
-
 }  // namespace
 
 std::vector<Finding> unsafe_loads(const RecordedTrace& run) {
   for (const auto& op : run.file_ops)
     if (op.kind == "load" && op.weights_only == "false")
-      return {finding("unsafe-torch-load", kCheckpointLaw, -1, op.where,
-                      "torch.load(..., weights_only=False) runs whatever code the file's pickle holds: load "
-                      "checkpoints with weights_only=True")};
+      return {make_finding(finding_id::kUnsafeTorchLoad, -1, op.where,
+                           "torch.load(..., weights_only=False) runs whatever code the file's pickle holds: load "
+                           "checkpoints with weights_only=True")};
   return {};
 }
 
@@ -118,13 +101,13 @@ std::vector<Finding> seed_drawn_anew(const RecordedTrace& a, const RecordedTrace
   const ProbeFact *x = seeded(a), *y = seeded(b);
   if (!x || !y || data_or(*x, "seed") == data_or(*y, "seed")) return {};
   const std::string drawn = data_or(*x, "drawn_at");
-  return {
-      finding("unseeded-rng", kSeedLaw, -1, drawn.empty() ? x->where : drawn,
-              fmt::format("torch.manual_seed() ({}) was given {} in one run and {} in the other: the seed {}differs "
-                          "in every run (random's functions, the time, the pid, os.urandom), so every draw after it "
-                          "does too; seed with a fixed value, or pass one in and log it",
-                          x->where, data_or(*x, "seed"), data_or(*y, "seed"),
-                          drawn.empty() ? std::string() : fmt::format("drawn at {} ", drawn)))};
+  return {make_finding(
+      finding_id::kUnseededRng, -1, drawn.empty() ? x->where : drawn,
+      fmt::format("torch.manual_seed() ({}) was given {} in one run and {} in the other: the seed {}differs "
+                  "in every run (random's functions, the time, the pid, os.urandom), so every draw after it "
+                  "does too; seed with a fixed value, or pass one in and log it",
+                  x->where, data_or(*x, "seed"), data_or(*y, "seed"),
+                  drawn.empty() ? std::string() : fmt::format("drawn at {} ", drawn)))};
 }
 
 std::vector<Finding> script_findings(const RecordedTrace& run) {
@@ -138,16 +121,16 @@ std::vector<Finding> script_findings(const RecordedTrace& run) {
     if (f.start != start) continue;
     const int64_t step = f.seq + 1;
     if (f.fact == "backward-onto-last-step-grads") {
-      add(finding("zero-grad-missing", kLoopLaw, step, f.where,
-                  fmt::format("gradients left by step {} were still in .grad when the next backward started, so "
-                              "they add up across steps: call optimizer.zero_grad() once per optimizer step "
-                              "(accumulating micro-batches within one step is fine)",
-                              f.seq)));
+      add(make_finding(finding_id::kZeroGradMissing, step, f.where,
+                       fmt::format("gradients left by step {} were still in .grad when the next backward started, so "
+                                   "they add up across steps: call optimizer.zero_grad() once per optimizer step "
+                                   "(accumulating micro-batches within one step is fine)",
+                                   f.seq)));
     } else if (f.fact == "no-grad-forward-in-train-mode") {
-      add(finding("eval-mode-forgotten", kLoopLaw, step, f.where,
-                  fmt::format("a forward under torch.no_grad() with {} in training mode: call model.eval() before "
-                              "validating (dropout stays on, BatchNorm keeps updating its running statistics)",
-                              data_or(f, "modules"))));
+      add(make_finding(finding_id::kEvalModeForgotten, step, f.where,
+                       fmt::format("a forward under torch.no_grad() with {} in training mode: call model.eval() before "
+                                   "validating (dropout stays on, BatchNorm keeps updating its running statistics)",
+                                   data_or(f, "modules"))));
     } else if (f.fact == "grad-forward-in-eval-mode") {
       const bool backward = data_or(f, "backward") == "true";
       const std::string stochastic = data_or(f, "stochastic");
@@ -155,25 +138,25 @@ std::vector<Finding> script_findings(const RecordedTrace& run) {
       // before its first step: a model never seen training is in eval mode from then on).
       const bool left = data_or(f, "seen_training") == "true" || data_or(f, "after_validation") == "true";
       if (backward && left && !stochastic.empty())
-        add(finding("train-mode-forgotten", kLoopLaw, step, f.where,
-                    fmt::format("this step trained with {} in eval mode, left there by an earlier validation: call "
-                                "model.train() after validating",
-                                stochastic)));
+        add(make_finding(
+            finding_id::kTrainModeForgotten, step, f.where,
+            fmt::format("this step trained with {} in eval mode, left there by an earlier validation: call "
+                        "model.train() after validating",
+                        stochastic)));
       else if (!backward)
-        add(finding("validation-with-grad", kLoopLaw, step, f.where,
-                    "a forward in eval mode with grad enabled and no backward after it: validate under "
-                    "torch.no_grad() (it keeps every activation for a backward that never comes)",
-                    /*advice=*/true));
+        add(make_finding(finding_id::kValidationWithGrad, step, f.where,
+                         "a forward in eval mode with grad enabled and no backward after it: validate under "
+                         "torch.no_grad() (it keeps every activation for a backward that never comes)"));
     } else if (f.fact == "cross-entropy-input") {
       const std::string dtype = data_or(f, "dtype");
       const double tol = dtype == "torch.float16" || dtype == "torch.bfloat16" ? 1e-2 : 1e-3;
       const double dev = number_or(f, "row_sum_dev", 1);
       const double smallest = number_or(f, "min", -1);
       if (smallest >= 0 && dev <= tol)
-        add(finding("softmax-before-cross-entropy", kLoopLaw, step, f.where,
-                    fmt::format("cross_entropy was given probabilities (every value >= 0, every row summing to 1 "
-                                "within {:.2g}): it applies log_softmax itself; pass the logits",
-                                dev)));
+        add(make_finding(finding_id::kSoftmaxBeforeCrossEntropy, step, f.where,
+                         fmt::format("cross_entropy was given probabilities (every value >= 0, every row summing to 1 "
+                                     "within {:.2g}): it applies log_softmax itself; pass the logits",
+                                     dev)));
     } else if (f.fact == "param-groups") {
       std::stringstream groups(data_or(f, "groups"));
       int i = 0;
@@ -181,17 +164,17 @@ std::vector<Finding> script_findings(const RecordedTrace& run) {
         double wd = 0;
         int one_dim = 0, n = 0;
         if (std::sscanf(g.c_str(), "%lf/%d/%d", &wd, &one_dim, &n) == 3 && wd > 0 && one_dim > 0) {
-          add(finding("weight-decay-on-bias-or-norm", kLoopLaw, -1, f.where,
-                      fmt::format("param group {} applies weight_decay {:g} to {} one-dimensional parameter(s) of "
-                                  "its {} (biases, norm weights): give them a group with weight_decay 0",
-                                  i, wd, one_dim, n)));
+          add(make_finding(finding_id::kWeightDecayOnBiasOrNorm, -1, f.where,
+                           fmt::format("param group {} applies weight_decay {:g} to {} one-dimensional parameter(s) of "
+                                       "its {} (biases, norm weights): give them a group with weight_decay 0",
+                                       i, wd, one_dim, n)));
           break;
         }
       }
     } else if (f.fact == "clip-while-scaled") {
-      add(finding("clip-before-unscale", kLoopLaw, step, f.where,
-                  "clip_grad_norm_ ran on gradients an enabled GradScaler had scaled, so the threshold applies to "
-                  "scaled values: call scaler.unscale_(optimizer) before clipping"));
+      add(make_finding(finding_id::kClipBeforeUnscale, step, f.where,
+                       "clip_grad_norm_ ran on gradients an enabled GradScaler had scaled, so the threshold applies to "
+                       "scaled values: call scaler.unscale_(optimizer) before clipping"));
     } else if (f.fact == "schedule-at-exit") {
       const double k = number_or(f, "scheduler_steps", 0);
       const double n = number_or(f, "optimizer_steps", 0);
@@ -199,38 +182,39 @@ std::vector<Finding> script_findings(const RecordedTrace& run) {
       const bool changes = data_or(f, "lambda_changes_after") == "true";
       const bool sized_in_steps = (span > 0 && span >= 1.5 * k && 2 * span >= n) || changes;
       if (n >= 4 && 2 * k <= n && sized_in_steps)
-        add(finding("scheduler-per-epoch", kScheduleLaw, -1, f.where,
-                    fmt::format("{} stepped {:g} times for {:g} optimizer steps, and its schedule is {} when "
-                                "training ends: a per-step schedule stepped per epoch; call scheduler.step() after "
-                                "every optimizer.step()",
-                                data_or(f, "scheduler"), k, n,
-                                span > 0 ? fmt::format("sized for {:g} steps", span) : std::string("still changing"))));
+        add(make_finding(
+            finding_id::kSchedulerPerEpoch, -1, f.where,
+            fmt::format("{} stepped {:g} times for {:g} optimizer steps, and its schedule is {} when "
+                        "training ends: a per-step schedule stepped per epoch; call scheduler.step() after "
+                        "every optimizer.step()",
+                        data_or(f, "scheduler"), k, n,
+                        span > 0 ? fmt::format("sized for {:g} steps", span) : std::string("still changing"))));
     } else if (f.fact == "scheduler-step-before-optimizer-step") {
-      add(finding("scheduler-before-optimizer", kScheduleLaw, step, f.where,
-                  "scheduler.step() ran before the first optimizer.step(): the schedule's first value is skipped; "
-                  "step the scheduler after the optimizer"));
+      add(make_finding(finding_id::kSchedulerBeforeOptimizer, step, f.where,
+                       "scheduler.step() ran before the first optimizer.step(): the schedule's first value is skipped; "
+                       "step the scheduler after the optimizer"));
     } else if (f.fact == "torch-random-before-seed" || f.fact == "torch-random-unseeded") {
-      add(finding("unseeded-rng", kSeedLaw, f.fact == "torch-random-unseeded" ? step : -1, f.where,
-                  f.fact == "torch-random-unseeded"
-                      ? "random numbers were drawn from torch's global RNG (first here) and torch.manual_seed() "
-                        "was never called: seed it before building the model and the data"
-                      : "random numbers were drawn from torch's global RNG before this torch.manual_seed(): seed "
-                        "first, then build the model and the data"));
+      add(make_finding(finding_id::kUnseededRng, f.fact == "torch-random-unseeded" ? step : -1, f.where,
+                       f.fact == "torch-random-unseeded"
+                           ? "random numbers were drawn from torch's global RNG (first here) and torch.manual_seed() "
+                             "was never called: seed it before building the model and the data"
+                           : "random numbers were drawn from torch's global RNG before this torch.manual_seed(): seed "
+                             "first, then build the model and the data"));
     }
   }
   for (auto& f : unsafe_loads(run)) add(std::move(f));
   for (const auto& op : run.file_ops) {
     if (op.start != start) continue;
-    if (op.kind == "save" && op.checkpoint && !named.count("checkpoint-missing-state") &&
+    if (op.kind == "save" && op.checkpoint && !named.count(std::string(finding_id::kCheckpointMissingState)) &&
         std::any_of(run.probe.begin(), run.probe.end(),
                     [&](const ProbeStep& p) { return p.start == start && p.seq > op.seq; })) {
       const std::vector<std::string> missing = checkpoint_lacks(run, op);
       if (!missing.empty())
-        add(finding("checkpoint-missing-state", kCheckpointLaw, op.seq, op.where,
-                    fmt::format("the checkpoint saved after step {} lacks {} of the state this run has ({}): a "
-                                "resume from it cannot continue exactly; save them all",
-                                op.seq, fmt::join(missing, ", "), fmt::join(op.needs, ", "))));
-      named.insert("checkpoint-missing-state");  // judged at the first checkpoint only
+        add(make_finding(finding_id::kCheckpointMissingState, op.seq, op.where,
+                         fmt::format("the checkpoint saved after step {} lacks {} of the state this run has ({}): a "
+                                     "resume from it cannot continue exactly; save them all",
+                                     op.seq, fmt::join(missing, ", "), fmt::join(op.needs, ", "))));
+      named.insert(std::string(finding_id::kCheckpointMissingState));  // judged at the first checkpoint only
     }
   }
   return out;

@@ -1,4 +1,5 @@
-// `trainproof list [--json]`: scenarios, their golden status, the devices and execution paths.
+// `trainproof list [--json]`: scenarios, their golden status, the devices and execution paths;
+// `list --findings [--json]`: the findings check names.
 #include <memory>
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 
 #include "src/cli/commands.h"
 #include "src/process/exec_paths.h"
+#include "trainproof/check/findings.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/runner/runner.h"
 
@@ -33,6 +35,20 @@ void print_json(const std::filesystem::path& golden_dir) {
   fmt::print("{}\n", out.dump(2));
 }
 
+// The catalog of the findings check names (trainproof/check/findings.h): the table, or JSON.
+void print_findings(bool json) {
+  if (json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& k : finding_catalog())
+      out.push_back({{"id", k.id}, {"law", k.law}, {"document", k.document}, {"advice", k.advice}});
+    fmt::print("{}\n", out.dump(2));
+    return;
+  }
+  fmt::print("{:<34} {:<30} {}\n", "finding", "law", "document passage");
+  for (const auto& k : finding_catalog())
+    fmt::print("{:<34} {:<30} {}{}\n", k.id, k.law, k.document, k.advice ? " (advice)" : "");
+}
+
 void print_table(const std::filesystem::path& golden_dir) {
   fmt::print("devices available: {}\n", fmt::join(available_devices(), ", "));
   std::vector<std::string> paths;
@@ -47,15 +63,18 @@ void print_table(const std::filesystem::path& golden_dir) {
 }  // namespace
 
 CliCommand list_command(CliEnv& env) {
-  auto json = std::make_shared<bool>(false);
-  return {[&env, json](CLI::App& app) {
+  auto json = std::make_shared<bool>(false), findings = std::make_shared<bool>(false);
+  return {[&env, json, findings](CLI::App& app) {
             auto* list = app.add_subcommand("list", "Scenarios, devices available, golden status");
             list->add_option("--golden", env.golden_dir, "Folder of golden .h5 files");
             list->add_flag("--json", *json, "Scenario metadata and negative controls as JSON");
+            list->add_flag("--findings", *findings, "The findings check names: id, law, document passage");
             return list;
           },
-          [&env, json] {
-            if (*json)
+          [&env, json, findings] {
+            if (*findings)
+              print_findings(*json);
+            else if (*json)
               print_json(env.golden_dir);
             else
               print_table(env.golden_dir);

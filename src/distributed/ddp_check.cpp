@@ -295,11 +295,24 @@ DdpCheckReport ddp_check(const DdpCheckOptions& o) {
         "(e.g. torchrun --standalone --nproc-per-node 2 --max-restarts 1 --no-python trainproof ddp-check ...)");
   const LaunchEnv& e = *env;
   if (o.run_dir.empty()) throw BadInput("ddp-check: --run-dir is required (a folder every rank can reach)");
-  if (fault_injected(fmt::format("rank{}-dies", e.rank))) std::abort();
+  if (e.rank == 0) {  // until the store says more: waiting for every other rank to join
+    std::vector<int> others;
+    for (int r = 1; r < e.world; ++r) others.push_back(r);
+    const std::string line = fmt::format(
+        "ddp-check: rank 0 was stopped by its launcher while waiting for rank(s) {} of {} to join the rendezvous: "
+        "they died or never started\n",
+        fmt::join(others, ", "), e.world);
+    std::snprintf(g_awaited, sizeof g_awaited, "%s", line.c_str());
+    std::signal(SIGTERM, say_what_was_awaited);
+  }
+  // The dead rank's fault dies once rank 0 is surely up (a launcher stops the rest at once).
+  if (fault_injected(fmt::format("rank{}-dies", e.rank))) {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    std::abort();
+  }
   if (fault_injected(fmt::format("rank{}-hangs", e.rank))) std::this_thread::sleep_for(std::chrono::hours(1));
 
   const auto timeout = rank_timeout();
-  if (e.rank == 0) std::signal(SIGTERM, say_what_was_awaited);
   auto store = connect_store(e, std::chrono::duration_cast<std::chrono::milliseconds>(timeout));
   set_text(*store, fmt::format("joined/{}", e.rank), hostname());
   if (e.rank == 0) {

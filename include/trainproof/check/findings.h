@@ -1,0 +1,61 @@
+// Every finding `trainproof check` can name, in one table: its id, the law it belongs to, the
+// documents' passage it comes from, and whether it is advice (said, never breaking a law). The
+// code that names a finding takes its id from finding_id below and the rest from the table
+// (make_finding); `trainproof list --findings --json` exports the table, and the claims test
+// holds docs/check.md's findings table and mutate.py's mutations to it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trainproof/verdict/outcome.h"
+
+namespace trainproof {
+
+namespace finding_id {
+inline constexpr std::string_view kResumeMissingRngState = "resume-missing-rng-state";
+inline constexpr std::string_view kResumeRngRedrawn = "resume-rng-redrawn";
+inline constexpr std::string_view kResumeMissingOptimizerState = "resume-missing-optimizer-state";
+inline constexpr std::string_view kResumeMissingSchedulerState = "resume-missing-scheduler-state";
+inline constexpr std::string_view kResumeMissingDataPosition = "resume-missing-data-position";
+inline constexpr std::string_view kResumeMissingScalerState = "resume-missing-scaler-state";
+inline constexpr std::string_view kResumeParamsDiffer = "resume-params-differ";
+inline constexpr std::string_view kResumeStateEqualValuesDiffer = "resume-state-equal-values-differ";
+inline constexpr std::string_view kNonAtomicCheckpoint = "non-atomic-checkpoint";
+inline constexpr std::string_view kCheckpointMissingState = "checkpoint-missing-state";
+inline constexpr std::string_view kReshardStateDiffers = "reshard-state-differs";
+inline constexpr std::string_view kReshardSamplesDiffer = "reshard-samples-differ";
+inline constexpr std::string_view kUnsafeTorchLoad = "unsafe-torch-load";
+inline constexpr std::string_view kZeroGradMissing = "zero-grad-missing";
+inline constexpr std::string_view kEvalModeForgotten = "eval-mode-forgotten";
+inline constexpr std::string_view kTrainModeForgotten = "train-mode-forgotten";
+inline constexpr std::string_view kValidationWithGrad = "validation-with-grad";
+inline constexpr std::string_view kSoftmaxBeforeCrossEntropy = "softmax-before-cross-entropy";
+inline constexpr std::string_view kWeightDecayOnBiasOrNorm = "weight-decay-on-bias-or-norm";
+inline constexpr std::string_view kClipBeforeUnscale = "clip-before-unscale";
+inline constexpr std::string_view kSchedulerPerEpoch = "scheduler-per-epoch";
+inline constexpr std::string_view kSchedulerBeforeOptimizer = "scheduler-before-optimizer";
+inline constexpr std::string_view kUnseededRng = "unseeded-rng";
+inline constexpr std::string_view kNondeterministicOp = "nondeterministic-op";
+}  // namespace finding_id
+
+// A row of the catalog.
+struct FindingKind {
+  std::string_view id;
+  std::string_view law;       // "exact resume", "the training loop", ...: as the report heads it
+  std::string_view document;  // the documents' passage: "003, Common mistakes"
+  bool advice = false;        // said, never breaking a law
+};
+
+// The catalog, in the order docs/check.md's findings table lists it.
+const std::vector<FindingKind>& finding_catalog();
+
+// The row of `id`; an id the catalog lacks is a bug of trainproof's (InternalError).
+const FindingKind& finding_kind(std::string_view id);
+
+// A finding of `id`, its law and advice from the catalog, at `step` (-1: none) and `where`.
+Finding make_finding(std::string_view id, int64_t step, std::string where, std::string detail);
+
+}  // namespace trainproof

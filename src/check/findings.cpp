@@ -1,0 +1,72 @@
+// The catalog of findings (trainproof/check/findings.h).
+#include "trainproof/check/findings.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace trainproof {
+
+namespace {
+
+constexpr std::string_view kResumeLaw = "exact resume", kReshardLaw = "resume at another world size",
+                           kCheckpointLaw = "checkpoints", kLoopLaw = "the training loop",
+                           kScheduleLaw = "the schedule", kDeterminismLaw = "determinism";
+constexpr std::string_view kExactly = "003, Checkpoint and Resume — Exactly", kMistakes = "003, Common mistakes",
+                           kReproducibility = "003, Reproducibility";
+
+}  // namespace
+
+const std::vector<FindingKind>& finding_catalog() {
+  using namespace finding_id;
+  static const std::vector<FindingKind> rows = {
+      {kResumeMissingRngState, kResumeLaw, kExactly},
+      {kResumeRngRedrawn, kResumeLaw, kExactly},
+      {kResumeMissingOptimizerState, kResumeLaw, kExactly},
+      {kResumeMissingSchedulerState, kResumeLaw, kExactly},
+      {kResumeMissingDataPosition, kResumeLaw, kExactly},
+      {kResumeMissingScalerState, kResumeLaw, kExactly},
+      {kResumeParamsDiffer, kResumeLaw, kExactly},
+      {kResumeStateEqualValuesDiffer, kResumeLaw, kExactly},
+      {kNonAtomicCheckpoint, kResumeLaw, "003, Checkpoint and Resume — Exactly, \"write atomically\""},
+      {kCheckpointMissingState, kCheckpointLaw, kExactly},
+      {kReshardStateDiffers, kReshardLaw, "003, Checkpoint and Resume — Exactly, at another world size"},
+      {kReshardSamplesDiffer, kReshardLaw, "003, Checkpoint and Resume — Exactly, at another world size"},
+      {kUnsafeTorchLoad, kCheckpointLaw, kMistakes},
+      {kZeroGradMissing, kLoopLaw, kMistakes},
+      {kEvalModeForgotten, kLoopLaw, kMistakes},
+      {kTrainModeForgotten, kLoopLaw, kMistakes},
+      {kValidationWithGrad, kLoopLaw, "003, validate under no_grad", /*advice=*/true},
+      {kSoftmaxBeforeCrossEntropy, kLoopLaw, kMistakes},
+      {kWeightDecayOnBiasOrNorm, kLoopLaw, kMistakes},
+      {kClipBeforeUnscale, kLoopLaw, "000, A Mixed-Precision Training Loop"},
+      {kSchedulerPerEpoch, kScheduleLaw, "000, Learning Rate Warmup"},
+      {kSchedulerBeforeOptimizer, kScheduleLaw, kMistakes},
+      {kUnseededRng, kDeterminismLaw, kReproducibility},
+      {kNondeterministicOp, kDeterminismLaw, kReproducibility},
+  };
+  return rows;
+}
+
+const FindingKind& finding_kind(std::string_view id) {
+  const auto& rows = finding_catalog();
+  const auto it = std::find_if(rows.begin(), rows.end(), [&](const FindingKind& k) { return k.id == id; });
+  if (it == rows.end()) throw std::logic_error(fmt::format("finding '{}' is not in the catalog (findings.h)", id));
+  return *it;
+}
+
+Finding make_finding(std::string_view id, int64_t step, std::string where, std::string detail) {
+  const FindingKind& k = finding_kind(id);
+  Finding f;
+  f.id = std::string(k.id);
+  f.law = std::string(k.law);
+  f.step = step;
+  f.where = std::move(where);
+  f.detail = std::move(detail);
+  f.advice = k.advice;
+  return f;
+}
+
+}  // namespace trainproof
