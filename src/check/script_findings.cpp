@@ -1,6 +1,7 @@
 // See probe_findings.h: the documents' mistakes in the script itself (document 003, "Common
 // mistakes"), and what a checkpoint holds.
 #include "src/check/probe_findings.h"
+#include "trainproof/check/findings.h"
 
 #include <algorithm>
 #include <cstdlib>
