@@ -104,10 +104,6 @@ bool written(const std::vector<fs::path>& files) {
   });
 }
 
-}  // namespace
-
-namespace {
-
 // The preempted run's evidence, kept beside its trace: what a replay judges instead of running it.
 fs::path preemption_file(const Launcher& launch, const std::string& run) {
   return launch.work() / (run + ".preemption.json");

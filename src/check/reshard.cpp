@@ -73,6 +73,7 @@ struct Source {
   const GlobalStep* step = nullptr;
   int64_t number = 0;
   std::string whose;  // "the uninterrupted run", "start 2 of the preempted run"
+  std::string how;    // how it was found: "found by the parameters' sum", ...
 };
 
 std::string state_name(const std::string& key) {
@@ -151,8 +152,8 @@ class Judge {
                     fmt::format("restart {} resumed at step {} ({}) on {}, but the {} it trains from are not the "
                                 "checkpoint's: the sum over every rank's part differs from {}'s at step {} ({:016x} vs "
                                 "{:016x})",
-                                restart_no, from->number, how_, ranks, state_name(key), from->whose, from->number, *got,
-                                *want)));
+                                restart_no, from->number, from->how, ranks, state_name(key), from->whose, from->number,
+                                *got, *want)));
     }
     for (const auto& [seq, step] : steps) {
       const int64_t n = from->number + seq - 1;
@@ -182,7 +183,7 @@ class Judge {
                               "step {}{}: samples are skipped or repeated across the reshard, as where the "
                               "data position is kept per rank (a count of the samples one rank has seen means "
                               "another batch on another number of ranks) instead of as the global step",
-                              n, restart_no, n, whose_samples(got, want))));
+                              n, restart_no, n, whose_samples(got, want, n))));
     if (got.lr && want.lr && *got.lr != *want.lr)
       return broken(fmt::format("at step {} restart {} trained at lr {:.9g}, the uninterrupted run at {:.9g}", n,
                                 restart_no, *got.lr, *want.lr));
@@ -198,12 +199,17 @@ class Judge {
     return std::nullopt;
   }
 
-  // Which process of the restart took samples its step did not have in the uninterrupted run, the
-  // first by identity, and whose step they were: ", rank 0 took 8 samples of step 3 (repeated) ...".
-  std::string whose_samples(const GlobalStep& got, const GlobalStep& want) const {
+  // Which process of the restart took samples its step `n` did not have in the uninterrupted run,
+  // the first by identity, and whose step they were: ", rank 0 first: it took 8 samples of step 3
+  // (repeated) ...".
+  std::string whose_samples(const GlobalStep& got, const GlobalStep& want, int64_t n) const {
     std::multiset<uint64_t> wanted;
     for (const auto& [who, rows] : want.samples) wanted.insert(rows.begin(), rows.end());
     if (wanted.empty() || got.samples.empty()) return " (the sums of the step's samples over the ranks differ)";
+    std::map<uint64_t, int64_t> step_of;  // each sample of the uninterrupted run -> the first step that took it
+    for (const auto& [m, s] : ref_)
+      for (const auto& [w, theirs] : s.samples)
+        for (const uint64_t r : theirs) step_of.emplace(r, m);
     std::multiset<uint64_t> untrained = wanted;
     std::string first;
     for (const auto& [who, rows] : got.samples) {
@@ -213,18 +219,15 @@ class Judge {
           untrained.erase(it);
           continue;
         }
-        int64_t of = 0;
-        for (const auto& [m, s] : ref_)
-          for (const auto& [w, theirs] : s.samples)
-            if (of == 0 && std::find(theirs.begin(), theirs.end(), r) != theirs.end()) of = m;
-        ++foreign[of];
+        const auto of = step_of.find(r);
+        ++foreign[of == step_of.end() ? 0 : of->second];
       }
       if (foreign.empty() || !first.empty()) continue;
       std::vector<std::string> parts;
       for (const auto& [m, count] : foreign)
         parts.push_back(m == 0 ? fmt::format("{} samples the uninterrupted run never trained on", count)
                                : fmt::format("{} samples of step {} ({})", count, m,
-                                             m < want_step(want) ? "repeated" : "taken ahead of their step"));
+                                             m < n ? "repeated" : "taken ahead of their step"));
       first = fmt::format(", {} first: it took {}", process_name(who).empty() ? "the process" : process_name(who),
                           fmt::join(parts, ", "));
     }
@@ -232,40 +235,34 @@ class Judge {
                                       : fmt::format(", and {} of the step's {} samples went untrained",
                                                     untrained.size(), wanted.size()));
   }
-  int64_t want_step(const GlobalStep& want) const {
-    for (const auto& [m, s] : ref_)
-      if (&s == &want) return m;
-    return 0;
-  }
 
   // The step whose state the restart's first step trains from: by its parameters' sum (the
   // uninterrupted run's first, then the preempted run's earlier starts, latest first); where none
   // holds them, by the optimizer's step counter or by its samples, so that the failure names the
   // step it meant to resume at.
   std::optional<Source> source_of(int start, const GlobalStep& first) {
+    static const std::string kByParams = "found by the parameters' sum";
     const auto params = first.sum("params");
     if (params) {
       for (const auto& [n, s] : ref_)
         if (s.sum("params") == params) {
-          how_ = "found by the parameters' sum";
-          return Source{&s, n, "the uninterrupted run"};
+          return Source{&s, n, "the uninterrupted run", kByParams};
         }
       for (auto it = std::make_reverse_iterator(run_.find(start)); it != run_.rend(); ++it)
         for (const auto& [seq, s] : it->second)
           if (s.sum("params") == params) {
-            how_ = "found by the parameters' sum";
-            return Source{&s, offset_[it->first] + seq - 1, fmt::format("start {} of the preempted run", it->first)};
+            return Source{&s, offset_[it->first] + seq - 1, fmt::format("start {} of the preempted run", it->first),
+                          kByParams};
           }
     }
     if (first.opt_step && ref_.count(*first.opt_step + 1)) {
-      how_ = "by the optimizer's step counter";
-      return Source{&ref_.at(*first.opt_step + 1), *first.opt_step + 1, "the uninterrupted run"};
+      return Source{&ref_.at(*first.opt_step + 1), *first.opt_step + 1, "the uninterrupted run",
+                    "by the optimizer's step counter"};
     }
     if (const auto batch = first.sum("batch"))
       for (const auto& [n, s] : ref_)
         if (s.sum("batch") == batch) {
-          how_ = "by the samples it trained on";
-          return Source{&s, n, "the uninterrupted run"};
+          return Source{&s, n, "the uninterrupted run", "by the samples it trained on"};
         }
     return std::nullopt;
   }
@@ -288,7 +285,6 @@ class Judge {
   bool saved_in_first_;
   std::map<int, int64_t> offset_;  // start -> the step number of its first step
   std::vector<std::string> said_, resumed_;
-  std::string how_;
   double worst_ = 0;
 };
 
