@@ -12,6 +12,8 @@ Each loop runs as its own process with the probe off (no TRAINPROOF_PROBE) and o
   - nanoGPT itself at that size, eager and compiled, with --nanogpt DIR (a folder that holds its
     train.py, model.py and configurator.py; bench/nanogpt_tiny_data.py makes its data there):
     the median of the iteration times it prints;
+  - lbfgs: an LBFGS loop whose closure the optimizer calls up to 20 times a step (a small MLP on
+    the CPU), timing its own steps as gpt does: what the probe costs a step of many closure calls;
   - examples/python_plain and examples/python_loop: the whole process, wall time, start-up
     included (that is what `check` pays per start).
 It prints the median of --repeat runs for each, the cost per step and in percent of the probe,
@@ -68,6 +70,28 @@ for step in range(steps):
 print(sorted(times[3:])[len(times[3:]) // 2] * 1e3)  # the first steps compile (and warm the allocator)
 '''
 
+LBFGS = r'''
+import sys, time, torch, torch.nn as nn
+torch.manual_seed(0)
+steps = int(sys.argv[1])
+model = nn.Sequential(nn.Linear(64, 256), nn.Tanh(), nn.Linear(256, 1))
+opt = torch.optim.LBFGS(model.parameters(), lr=0.1, max_iter=20, history_size=10, tolerance_grad=0,
+                        tolerance_change=0)  # never converged: its closure called 20 times every step
+X = torch.randn(512, 64, generator=torch.Generator().manual_seed(1))
+y = X[:, :8].sum(1, keepdim=True)
+times = []
+for step in range(steps):
+    t0 = time.perf_counter()
+    def closure():
+        opt.zero_grad()
+        loss = nn.functional.mse_loss(model(X), y)
+        loss.backward()
+        return loss
+    opt.step(closure)
+    times.append(time.perf_counter() - t0)
+print(sorted(times[3:])[len(times[3:]) // 2] * 1e3)
+'''
+
 
 # nanoGPT's shakespeare_char size, as the issue that asked for it measured it: vocabulary 65, 384
 # wide, block 128, batch 8, 6 layers: 10.7M parameters, float32 on the CPU.
@@ -114,11 +138,14 @@ def main():
         gpt = tmp / "gpt.py"
         gpt.write_text(GPT)
         gpt_loop = lambda steps, *size: [py, str(gpt), str(steps), *map(str, size)]
+        lbfgs = tmp / "lbfgs.py"
+        lbfgs.write_text(LBFGS)
         # name, command, steps, how its step is read (a loop's own figure, nanoGPT's, or the process's
         # wall time), folder to run in
         loops = [("gpt (ms/step, in-loop)", gpt_loop(a.steps, 256, 128, 64, 8, 2, "eager"), a.steps, "loop", None),
                  ("gpt 10.7M (ms/step)", gpt_loop(a.big_steps, *NANOGPT, "eager"), a.big_steps, "loop", None),
-                 ("gpt 10.7M compiled", gpt_loop(a.big_steps, *NANOGPT, "compile"), a.big_steps, "loop", None)]
+                 ("gpt 10.7M compiled", gpt_loop(a.big_steps, *NANOGPT, "compile"), a.big_steps, "loop", None),
+                 ("lbfgs closure x20 (ms/step)", [py, str(lbfgs), str(a.steps)], a.steps, "loop", None)]
         if a.nanogpt:
             subprocess.run([py, str(ROOT / "bench" / "nanogpt_tiny_data.py"), str(a.nanogpt)], check=True)
             for compiled in ("False", "True"):

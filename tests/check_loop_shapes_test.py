@@ -8,6 +8,10 @@ usage: check_loop_shapes_test.py TRAINPROOF_BIN PYTHON SHAPE
   fixed-seed          its near miss: both laws held, no finding
   sequential-warmup, chained, long-warmup   scheduler-per-epoch's near misses: no finding, and
                       each step recorded with the values the script printed
+  per-epoch-cosine, per-epoch-lambda   its near misses stepped per epoch: a schedule sized in
+                      epochs (cut short by the run), one that decays for ever; no finding
+  cosine-per-epoch    the mistake: a schedule sized for the run's 24 steps stepped per epoch,
+                      scheduler-per-epoch at the line that made it, nothing else
   backward-only       no step: exit 2, saying what the probe saw (backward calls, no optimizer)
   epoch-files         --kills 1 with --resume-args naming net_epoch_0.pth: the kill comes after the
                       run wrote it (the restart does not die on a missing file), the model-only
@@ -102,6 +106,12 @@ with tempfile.TemporaryDirectory() as tmp:
         if f"torch.manual_seed() (loop_shapes.py:{line_of('torch.manual_seed(seed)')})" not in out:
             fail("the manual_seed line is not said", out)
         print(f"random-seed: {want[0]} at {want[1]}")
+        passed()
+    if shape == "cosine-per-epoch":
+        want = ("scheduler-per-epoch", f"loop_shapes.py:{line_of('T_max=3 * 8')}")
+        if p.returncode != 1 or determinism["status"] != "pass" or findings != [want]:
+            fail(f"exit {p.returncode}, determinism {determinism['status']}, findings {findings}, want [{want}]", out)
+        print(f"cosine-per-epoch: {want[0]} at {want[1]}")
         passed()
     if p.returncode != 0 or determinism["status"] != "pass" or findings:
         fail(f"exit {p.returncode}, determinism {determinism['status']}, findings {findings}", out)

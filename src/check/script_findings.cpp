@@ -4,6 +4,7 @@
 #include "trainproof/check/findings.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -180,16 +181,17 @@ std::vector<Finding> script_findings(const RecordedTrace& run) {
       const double k = number_or(f, "scheduler_steps", 0);
       const double n = number_or(f, "optimizer_steps", 0);
       const double span = number_or(f, "span", 0);
-      const bool changes = data_or(f, "lambda_changes_after") == "true";
-      const bool sized_in_steps = (span > 0 && span >= 1.5 * k && 2 * span >= n) || changes;
+      // Sized in this run's steps: its span is the run's optimizer steps (a per-step schedule, stepped
+      // per epoch, ends where the run does). A per-epoch schedule is sized in epochs; cut short by a
+      // short run, its span is any number of epochs, and tells nothing: no finding then.
+      const bool sized_in_steps = span >= 1.5 * k && std::abs(span - n) <= std::max(1.0, 0.05 * n);
       if (n >= 4 && 2 * k <= n && sized_in_steps)
         add(make_finding(
             finding_id::kSchedulerPerEpoch, -1, f.where,
-            fmt::format("{} stepped {:g} times for {:g} optimizer steps, and its schedule is {} when "
-                        "training ends: a per-step schedule stepped per epoch; call scheduler.step() after "
-                        "every optimizer.step()",
-                        data_or(f, "scheduler"), k, n,
-                        span > 0 ? fmt::format("sized for {:g} steps", span) : std::string("still changing"))));
+            fmt::format("{} stepped {:g} times for {:g} optimizer steps, and its schedule is sized for {:g} steps, "
+                        "the run's: a per-step schedule stepped per epoch; call scheduler.step() after every "
+                        "optimizer.step()",
+                        data_or(f, "scheduler"), k, n, span)));
     } else if (f.fact == "scheduler-step-before-optimizer-step") {
       add(make_finding(finding_id::kSchedulerBeforeOptimizer, step, f.where,
                        "scheduler.step() ran before the first optimizer.step(): the schedule's first value is skipped; "

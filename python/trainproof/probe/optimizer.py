@@ -476,14 +476,30 @@ class OptimizerSteps:
             if s.child or k is None:
                 continue
             n = self.opt_steps.get(s.optimizer, 0)
-            changes = False
-            for f in s.lambdas:
-                try:
-                    changes = changes or f(k) != f(n)
-                except Exception:
-                    pass
+            span = s.span or next((e for e in (lambda_span(f, n) for f in s.lambdas) if e), None)
             self._fact("schedule-at-exit", once=False, where=s.where, scheduler=s.kind, scheduler_steps=k,
-                       optimizer_steps=n, span=s.span, lambda_changes_after=changes)
+                       optimizer_steps=n, span=span)
+
+
+def lambda_span(f, n):
+    """The step a LambdaLR's factor is sized for: where it first comes to its lowest after its peak,
+    within twice the run's n optimizer steps (a warmup-cosine at its end, a linear decay at 0). A
+    factor that decays for ever (0.95 ** epoch, the docs' per-epoch example) or only rises has no
+    such step, and is None: its schedule says nothing of the unit it counts in."""
+    horizon = 2 * n
+    stride = max(1, horizon // 4096)
+    try:
+        values = [float(f(s)) for s in range(0, horizon + 1, stride)]
+    except Exception:
+        return None
+    if not values:
+        return None
+    peak = values.index(max(values))
+    low = min(values[peak:])
+    if low >= values[peak]:
+        return None
+    end = next(i for i in range(peak, len(values)) if values[i] <= low + 1e-9 * (values[peak] - low))
+    return end * stride if end < len(values) - 1 else None
 
 
 class Schedule:

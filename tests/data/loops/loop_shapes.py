@@ -7,7 +7,10 @@ update: a loop with no step), epoch-files (dcgan's way: the model's state_dict s
 epoch's end, resumed with --net OUT/net_epoch_0.pth, the optimizer's state left behind);
 near misses of scheduler-per-epoch, each correct: sequential-warmup (a SequentialLR whose warmup
 child, an unclamped LambdaLR, steps only until its milestone), chained (a ChainedScheduler),
-long-warmup (a warmup longer than the run)."""
+long-warmup (a warmup longer than the run), per-epoch-cosine (a CosineAnnealingLR sized for 90
+epochs, stepped at each epoch's end, the run cut short after 3), per-epoch-lambda (the docs'
+LambdaLR(0.95 ** epoch), stepped per epoch); and its mistake, cosine-per-epoch (a CosineAnnealingLR
+sized for the run's 24 steps, stepped per epoch)."""
 import argparse
 import os
 import random
@@ -18,7 +21,8 @@ import torch.nn as nn
 ap = argparse.ArgumentParser()
 ap.add_argument("--shape", required=True,
                 choices=("manual", "closure", "two-optimizers", "random-seed", "fixed-seed", "backward-only",
-                         "epoch-files", "sequential-warmup", "chained", "long-warmup"))
+                         "epoch-files", "sequential-warmup", "chained", "long-warmup", "per-epoch-cosine",
+                         "per-epoch-lambda", "cosine-per-epoch"))
 ap.add_argument("--out", default=".")
 ap.add_argument("--net", default="", help="epoch-files: resume the model from this file")
 a = ap.parse_args()
@@ -79,6 +83,23 @@ elif a.shape in ("sequential-warmup", "chained", "long-warmup"):
         opt.step()
         sched.step()  # every optimizer step: correct
         print(f"step {i + 1} loss {loss.item():.9g}", flush=True)
+elif a.shape in ("per-epoch-cosine", "per-epoch-lambda", "cosine-per-epoch"):
+    net = nn.Linear(4, 1)
+    opt = torch.optim.SGD(net.parameters(), lr=1e-2)
+    if a.shape == "per-epoch-cosine":
+        sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=90)  # 90 epochs; this run does 3
+    elif a.shape == "per-epoch-lambda":
+        sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda epoch: 0.95 ** epoch)
+    else:
+        sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=3 * 8)  # the mistake: sized in steps
+    for epoch in range(3):
+        for i in range(8):
+            opt.zero_grad()
+            loss = nn.functional.mse_loss(net(X[i * 8:(i + 1) * 8]), y[i * 8:(i + 1) * 8])
+            loss.backward()
+            opt.step()
+            print(f"step {epoch * 8 + i + 1} loss {loss.item():.9g}", flush=True)
+        sched.step()  # once per epoch
 elif a.shape == "closure":
     fc = nn.Linear(4, 1)
     opt = torch.optim.LBFGS(fc.parameters(), lr=0.1, max_iter=20)
