@@ -185,15 +185,14 @@ TEST(RunnerTest, CompareReportsEqualFilesEqualAndAMovedValueDifferent) {
 // prints it from the report (check/check.cpp prints nothing).
 TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
   CheckReport r;
-  r.report.entries.emplace_back("check", "cmd", EntryKind::kInvariant, "determinism", Status::kPass, "", "");
-  r.report.entries.emplace_back("check", "cmd", EntryKind::kInvariant, "determinism (advice)", Status::kAdvice, "",
-                                "runs differ");
+  r.laws.emplace_back("check", "cmd", EntryKind::kInvariant, "determinism", Status::kPass, "", "");
+  r.laws.emplace_back("check", "cmd", EntryKind::kInvariant, "determinism (advice)", Status::kAdvice, "",
+                      "runs differ");
   EXPECT_EQ(exit_code(r), kExitOk);
   Finding allowed;
   allowed.id = "non-atomic-checkpoint";
   allowed.allowed = true;
-  r.report.findings.push_back(allowed);
-  r.report.entries.emplace_back("check", "cmd", EntryKind::kFinding, allowed.id, allowed.status(), "", "");
+  r.findings.push_back(allowed);
   EXPECT_EQ(exit_code(r), kExitOk);
   r.golden = CheckGoldenWrite{};
   r.golden->path = "loop.h5";
@@ -211,14 +210,17 @@ TEST(RunnerTest, ACheckReportsExitCodeIsItsLawsFindingsAndGolden) {
       << out;
   r.golden.reset();
   // A law check could not test: its own status and exit code, neither a pass nor the team's failure.
-  r.report.entries.emplace_back("check", "cmd", EntryKind::kInvariant, "exact resume", Status::kNotTested, "",
-                                "no kill landed during a write");
+  r.laws.emplace_back("check", "cmd", EntryKind::kInvariant, "exact resume", Status::kNotTested, "",
+                      "no kill landed during a write");
   EXPECT_EQ(exit_code(r), kExitNotTested);
   const std::string untested = console_reporter()->check(r);
   EXPECT_NE(untested.find("NOT TESTED exact resume\n    -> no kill landed during a write"), std::string::npos)
       << untested;
   EXPECT_NE(untested.find("check: 2 laws, 1 held, 0 broken, 1 not tested, 1 advice"), std::string::npos) << untested;
-  r.report.entries.back().status = Status::kBroken;  // a broken law outranks it
+  r.laws.back().status = Status::kBroken;  // a broken law outranks it
+  EXPECT_EQ(exit_code(r), kExitMismatch);
+  r.laws.back().status = Status::kNotTested;
+  r.findings.back().allowed = false;  // a finding breaks its law
   EXPECT_EQ(exit_code(r), kExitMismatch);
 }
 

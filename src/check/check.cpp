@@ -160,27 +160,20 @@ void judge_other_processes(const ProcessRun& straight, const PreemptedRun& preem
                   law.detail);
 }
 
-// The findings as report entries (JUnit, HTML), each id once (the same id from two runs: a load
-// in the first start and a restart); --allow accepts one knowingly.
-void report_findings(VerifyReport& report, const std::vector<std::string>& allow) {
+// The laws and the findings, each finding's id once (the same id from two runs: a load in the
+// first start and a restart; --allow accepts one knowingly), and the time it took.
+CheckReport conclude(const CheckOptions& o, std::vector<Law> laws, CheckReport report,
+                     std::optional<CheckGoldenWrite> golden, const Progress& progress, const fs::path& work) {
+  report.laws.assign(laws.begin(), laws.end());
   std::vector<Finding> once;
   for (auto& f : report.findings)
     if (std::none_of(once.begin(), once.end(), [&](const Finding& g) { return g.id == f.id; })) once.push_back(f);
+  for (auto& f : once) f.allowed = std::find(o.allow.begin(), o.allow.end(), f.id) != o.allow.end();
   report.findings = std::move(once);
-  for (auto& f : report.findings) {
-    f.allowed = std::find(allow.begin(), allow.end(), f.id) != allow.end();
-    report.entries.emplace_back("check", "cmd", EntryKind::kFinding, f.id, f.status(), "",
-                                fmt::format("{}: {}", f.heading(), f.detail));
-  }
-}
-
-// The laws, then the findings, as the report's entries, and what the console prints.
-CheckReport conclude(const CheckOptions& o, std::vector<Law> laws, VerifyReport report,
-                     std::optional<CheckGoldenWrite> golden, const Progress& progress, const fs::path& work) {
-  report.entries.insert(report.entries.end(), laws.begin(), laws.end());
-  report_findings(report, o.allow);
+  report.golden = std::move(golden);
+  report.kept = o.keep.empty() ? "" : work.string();
   report.seconds = progress.seconds();
-  return {std::move(report), std::move(golden), o.keep.empty() ? "" : work.string()};
+  return report;
 }
 
 // Which options each lane takes: the exact lane (bitwise determinism, one or two runs) or the
@@ -263,8 +256,7 @@ CheckReport check(const CheckOptions& o) {
                         static_cast<int>(paths.empty() ? 0 : paths.size() - 1),
                     o.progress);
   std::vector<Law> laws;
-  VerifyReport report;
-  report.kind = ReportKind::kCheck;
+  CheckReport report;
   std::optional<CheckGoldenWrite> written;
   if (band) {
     const auto runs = band_runs(launch, o, o.runs, o.regen ? 0 : golden->band->runs, progress);
@@ -359,7 +351,7 @@ CheckReport check(const CheckOptions& o) {
   report.run_plots = run_plots(a, again ? &*again : nullptr, preempted ? &*preempted : nullptr, report.findings);
   if (!o.expect_lr.empty()) laws.push_back(schedule_law(a, o));
 
-  if (golden) laws.push_back(golden_law(a, *golden, o, report));
+  if (golden) laws.push_back(golden_law(a, *golden, o, report.series));
   if (o.regen) written = regen_golden(launch, a, laws, o, paths, progress);
   return conclude(o, std::move(laws), std::move(report), std::move(written), progress, work);
 }

@@ -63,13 +63,14 @@ Fingerprint trained_fingerprint(const RecordedTrace& run) {
   return f;
 }
 
-Law golden_law(const RecordedTrace& run, const DeviceGolden& golden, const CheckOptions& o, VerifyReport& report) {
+Law golden_law(const RecordedTrace& run, const DeviceGolden& golden, const CheckOptions& o,
+               std::vector<ReportEntry>& series) {
   const std::string name = fmt::format("the golden curve: within the tolerances of {}", o.golden.string());
   const Trace observed = to_trace(run);
   const auto diffs = fingerprint_diff(Fingerprint::parse(golden.fingerprint), trained_fingerprint(run));
   const bool cross = is_cross_environment(diffs);
   GoldenHold held = hold_to_golden("check", "golden", golden.trace, observed, cross);
-  for (auto& row : held.rows) report.entries.push_back(std::move(row));
+  for (auto& row : held.rows) series.push_back(std::move(row));
   const std::string verdict = environment_verdict(diffs, held.beyond_exact, held.beyond_envelope);
   const std::string why = verdict.empty() ? "" : ". Verdict: " + verdict;
   // What moved, named: "torch 2.13.0 -> 2.14.1" (a venv's torch upgraded is the environment moving).

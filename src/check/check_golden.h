@@ -25,8 +25,9 @@ namespace trainproof {
 DeviceGolden load_check_golden(const std::filesystem::path& path);
 
 // The trace against the golden's tolerances (cross-machine ones when the golden was made
-// elsewhere); each series' row goes into `report`.
-Law golden_law(const RecordedTrace& run, const DeviceGolden& golden, const CheckOptions& o, VerifyReport& report);
+// elsewhere); each series' row goes into `series`.
+Law golden_law(const RecordedTrace& run, const DeviceGolden& golden, const CheckOptions& o,
+               std::vector<ReportEntry>& series);
 
 // The fingerprint of the process that trained: this machine's (CPU, ISA), with what describes a
 // torch taken from the probe's record of the trained process (its torch version and build,

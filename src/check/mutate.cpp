@@ -90,14 +90,14 @@ std::string why_survived(const Site& s, const CheckOptions& c, const CheckReport
     // The unmutated script breaks the law already: its own first departure comes first.
     const auto own = std::find_if(base_findings.begin(), base_findings.end(),
                                   [](const std::string& f) { return f.find("exact resume") != std::string::npos; });
-    for (const auto& e : r.report.entries)
-      if (e.status == Status::kBroken && e.kind != EntryKind::kFinding)
+    for (const auto& e : r.laws)
+      if (e.status == Status::kBroken)
         return fmt::format(
             "masked: the unmutated script already breaks {}{}; the first departure is its own, so "
             "this one shows only once that is fixed",
             e.name.substr(0, e.name.find(':')),
             own == base_findings.end() ? std::string() : fmt::format(" ({})", *own));
-    for (const auto& e : r.report.entries)
+    for (const auto& e : r.laws)
       if (e.status == Status::kNotTested) return fmt::format("the resume law was not tested: {}", e.detail);
     return "every restart resumed bitwise: the piece may not matter to this loop, or no restart came after it "
            "mattered (more --kills, a longer run)";
@@ -172,12 +172,12 @@ MutateReport mutate(const MutateOptions& o) {
   const CheckReport b = check(base);
   const double base_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::set<std::string> base_ids, base_broken;
-  for (const auto& f : b.report.findings)
+  for (const auto& f : b.findings)
     if (!f.allowed) {
       base_ids.insert(f.id);
       out.base_findings.push_back(fmt::format("[{}] {}", f.id, f.heading()));
     }
-  for (const auto& e : b.report.entries)
+  for (const auto& e : b.laws)
     if (e.status == Status::kBroken) base_broken.insert(e.name);
   report_progress(o.check.progress, fmt::format("mutate: the unmutated check took {:.0f} s; {} mutants, about {:.0f} "
                                                 "min one after another\n",
@@ -213,15 +213,14 @@ MutateReport mutate(const MutateOptions& o) {
       const CheckReport r = check(c);
       const Finding* expected = nullptr;
       const Finding* other = nullptr;
-      for (const auto& f : r.report.findings) {
+      for (const auto& f : r.findings) {
         if (f.allowed || base_ids.count(f.id)) continue;  // advice names it too
         if (!expected && s.catches.count(f.id)) expected = &f;
         if (!other) other = &f;
       }
       const ReportEntry* law = nullptr;
-      for (const auto& e : r.report.entries)
-        if (!law && e.status == Status::kBroken && e.kind != EntryKind::kFinding && !base_broken.count(e.name))
-          law = &e;
+      for (const auto& e : r.laws)
+        if (!law && e.status == Status::kBroken && !base_broken.count(e.name)) law = &e;
       if (const Finding* f = expected ? expected : other) {
         m.outcome = MutantResult::Outcome::kCaught;
         m.by = fmt::format("[{}] {}{}", f->id, f->heading(), f->advice ? " (advice)" : "");

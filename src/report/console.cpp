@@ -208,8 +208,8 @@ void print_regen_report(Out o, const RegenReport& r) {
 
 void print_check_report(Out o, const CheckReport& r) {
   if (const auto& g = r.golden) {
-    if (!g->replaced.empty()) print_unreadable_old_golden(g->replaced);
     fmt::format_to(o, "\n{} ({}):\n", g->path, g->made_of);
+    if (!g->replaced.empty()) fmt::format_to(o, "    the old golden is unreadable and is replaced: {}\n", g->replaced);
     print_changes(o, g->changes);
     for (const auto& line : g->series) fmt::format_to(o, "    {}\n", line);
     for (const auto& p : g->problems) fmt::format_to(o, "    {}: {}\n", g->written ? "FORCED (--force)" : "REFUSED", p);
@@ -218,28 +218,24 @@ void print_check_report(Out o, const CheckReport& r) {
     else
       fmt::print(stderr, "check: refused to write {} (see REFUSED above; --force writes it anyway)\n", g->path);
   }
+  for (const auto& e : r.series)  // --golden: the series outside their tolerances (the law says how many)
+    if (e.failed()) fmt::format_to(o, "{:<8} {}\n    -> {}\n", status_text(e.status), e.heading(), e.detail);
   fmt::format_to(o, "\n{:<8} {}\n", "status", "law");
-  size_t laws = 0, held = 0, advice = 0, untested = 0;
-  for (const auto& l : r.report.entries) {
-    if (l.kind != EntryKind::kInvariant) continue;
+  for (const auto& l : r.laws) {
     fmt::format_to(o, "{:<8} {}\n", law_status_text(l.status), l.name);
     if (!l.detail.empty()) fmt::format_to(o, "    -> {}\n", l.detail);
-    if (l.status == Status::kAdvice) {
-      ++advice;
-      continue;
-    }
-    ++laws;
-    if (l.passed()) ++held;
-    if (l.status == Status::kNotTested) ++untested;
   }
-  const auto& findings = r.report.findings;
-  if (!findings.empty()) fmt::format_to(o, "\n{:<8} {}\n", "status", "finding");
-  for (const auto& f : findings)
+  if (!r.findings.empty()) fmt::format_to(o, "\n{:<8} {}\n", "status", "finding");
+  for (const auto& f : r.findings)
     fmt::format_to(o, "{:<8} [{}] {}\n    -> {}\n", status_text(f.status()), f.id, f.heading(), f.detail);
-  fmt::format_to(o, "\ncheck: {} laws, {} held, {} broken{}{}, {} finding(s){}, {:.1f} s{}\n", laws, held,
-                 laws - held - untested, untested ? fmt::format(", {} not tested", untested) : "",
-                 advice ? fmt::format(", {} advice", advice) : "", findings.size(),
-                 r.golden && !r.golden->written ? ", golden NOT written" : "", r.report.seconds,
+  const Tally laws = law_tally(r);
+  const auto advice =
+      std::count_if(r.laws.begin(), r.laws.end(), [](const ReportEntry& l) { return l.status == Status::kAdvice; });
+  fmt::format_to(o, "\ncheck: {} laws, {} held, {} broken{}{}, {} finding(s){}, {:.1f} s{}\n",
+                 laws.passed + laws.failed + laws.skipped, laws.passed, laws.failed,
+                 laws.skipped ? fmt::format(", {} not tested", laws.skipped) : "",
+                 advice ? fmt::format(", {} advice", advice) : "", r.findings.size(),
+                 r.golden && !r.golden->written ? ", golden NOT written" : "", r.seconds,
                  r.kept.empty() ? "" : "; runs kept in " + r.kept);
 }
 

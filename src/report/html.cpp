@@ -100,15 +100,15 @@ std::string svg_runs(const RunPlot& p) {
       p.steps.back());
 }
 
-std::string html_of(const VerifyReport& r) {
-  const Tally n = tally(r.entries);
-  const std::string command = report_kind_text(r.kind);
-  // A law of check or ddp-check is an entry of kind "invariant" too; its row says which it is.
-  const std::string rule = r.kind == ReportKind::kVerify ? "invariant: " : "law: ";
+// The results table's rows and the series' plots, golden against observed.
+struct Rows {
   std::string summary, plots;
-  for (const auto& e : r.entries) {
+};
+Rows rows_of(const std::vector<ReportEntry>& entries, const std::string& rule) {
+  Rows out;
+  for (const auto& e : entries) {
     const char* color = e.passed() ? "#2ca02c" : e.skipped() ? "#7f7f7f" : "#d62728";
-    summary += fmt::format(
+    out.summary += fmt::format(
         R"(<tr><td>{}</td><td>{}</td><td>{}</td><td style="color:{};font-weight:bold">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>)",
         xml_escape(e.scenario), xml_escape(e.device),
         xml_escape(e.kind == EntryKind::kInvariant ? rule + e.name : e.name), color, xml_escape(status_text(e.status)),
@@ -116,29 +116,30 @@ std::string html_of(const VerifyReport& r) {
         e.kind == EntryKind::kSeries ? short_num(e.max_rel) : "",
         e.first_divergence >= 0 ? std::to_string(e.first_divergence) : "", xml_escape(e.detail));
     if (e.kind == EntryKind::kSeries && (!e.golden.empty() || !e.observed.empty()))
-      plots += fmt::format(
+      out.plots += fmt::format(
           R"(<figure><figcaption><b>{}/{}</b> {} <span style="color:{}">{}</span> (tolerance {})</figcaption>{}</figure>)",
           xml_escape(e.scenario), xml_escape(e.device), xml_escape(e.name), color, xml_escape(status_text(e.status)),
           xml_escape(e.tolerance), svg_plot(e));
   }
-  std::string fp, unverified;
-  for (const auto& note : r.fingerprint_notes) fp += "<li>" + xml_escape(note) + "</li>";
-  for (const auto& d : r.unverified_devices) unverified += "<li>" + xml_escape(d) + "</li>";
-  if (!unverified.empty()) unverified = "<h2>Devices not verified</h2><ul>" + unverified + "</ul>";
-  // The fingerprint speaks of goldens: verify's always, another command's where it held one.
-  if (r.kind == ReportKind::kVerify && fp.empty()) fp = "<li>none: the goldens were made in this environment</li>";
-  if (!fp.empty()) fp = "<h2>Fingerprint differences</h2><ul>" + fp + "</ul>";
-  if (!plots.empty())
-    plots =
+  if (!out.plots.empty())
+    out.plots =
         R"(<h2>Series</h2><p class="legend"><span style="color:#1f77b4">&#9644; golden</span><span style="color:#ff7f0e">- - observed</span><span style="color:#d62728">&#9679; differs</span></p>)" +
-        plots;
-  std::string runs;
-  for (const auto& p : r.run_plots)
-    runs += fmt::format(R"(<figure><figcaption><b>{}</b></figcaption>{}</figure>)", xml_escape(p.series), svg_runs(p));
-  if (!runs.empty())
-    plots +=
-        R"(<h2>Runs</h2><p class="legend"><span style="color:#d62728">- - killed</span><span style="color:#2ca02c">&middot;&middot; restart resumed</span><span style="color:#9467bd">| first departure</span><span style="color:#d62728">&#9679; finding</span></p>)" +
-        runs;
+        out.plots;
+  return out;
+}
+
+std::string list(const std::string& heading, const std::vector<std::string>& items) {
+  if (items.empty()) return "";
+  std::string li;
+  for (const auto& i : items) li += "<li>" + xml_escape(i) + "</li>";
+  return "<h2>" + heading + "</h2><ul>" + li + "</ul>";
+}
+
+// One page: the heading, the tally, `sections` before the results table, `after` it.
+std::string page(const std::string& command, const std::vector<ReportEntry>& entries, double seconds,
+                 const std::string& sections, const std::string& what, const std::string& rows,
+                 const std::string& after) {
+  const Tally n = tally(entries);
   return fmt::format(R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>trainproof {}</title>
 <style>body{{font-family:sans-serif;margin:2em;color:#222}}table{{border-collapse:collapse;font-size:13px}}
@@ -146,20 +147,66 @@ td,th{{border:1px solid #ddd;padding:3px 6px;text-align:left}}figure{{display:in
 figcaption{{font-size:12px}}.legend span{{margin-right:1em}}</style></head><body>
 <h1>trainproof {}: {}</h1>
 <p>{} checks: {}, {:.1f} s.</p>{}
-{}
 <h2>Results</h2>
 <table><tr><th>scenario</th><th>device</th><th>{}</th><th>status</th><th>max abs</th><th>max rel</th><th>first</th><th>detail</th></tr>{}</table>
 {}
 </body></html>
 )",
-                     command, command, n.failed ? "FAILED" : "passed", r.entries.size(), n.str(), r.seconds, unverified,
-                     fp, r.kind == ReportKind::kVerify ? "series / invariant" : "series / law / finding", summary,
-                     plots);
+                     command, command, n.failed ? "FAILED" : "passed", entries.size(), n.str(), seconds, sections, what,
+                     rows, after);
+}
+
+std::string html_of(const VerifyReport& r) {
+  // A law of ddp-check is an entry of kind "invariant" too; its row says which it is.
+  const Rows rows = rows_of(r.entries, r.kind == ReportKind::kVerify ? "invariant: " : "law: ");
+  std::string fp = list("Fingerprint differences", r.fingerprint_notes);
+  // The fingerprint speaks of goldens: verify's always, another command's where it held one.
+  if (r.kind == ReportKind::kVerify && fp.empty())
+    fp = "<h2>Fingerprint differences</h2><ul><li>none: the goldens were made in this environment</li></ul>";
+  return page(report_kind_text(r.kind), r.entries, r.seconds,
+              list("Devices not verified", r.unverified_devices) + "\n" + fp,
+              r.kind == ReportKind::kVerify ? "series / invariant" : "series / law", rows.summary, rows.plots);
+}
+
+// check --regen: the golden written or refused, what changed in it, and its tolerances.
+std::string golden_section(const CheckGoldenWrite& g) {
+  std::string out = fmt::format("<h2>Golden</h2><p>{} <b>{}</b> ({})</p>", g.written ? "wrote" : "REFUSED to write",
+                                xml_escape(g.path), xml_escape(g.made_of));
+  if (!g.replaced.empty()) out += "<p>the old golden could not be read: " + xml_escape(g.replaced) + "</p>";
+  std::vector<std::string> problems;
+  for (const auto& p : g.problems) problems.push_back((g.written ? "FORCED (--force): " : "REFUSED: ") + p);
+  out += list("Why", problems);
+  std::string rows;
+  for (const auto& c : g.changes)
+    rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>", xml_escape(c.series), xml_escape(c.what),
+                        xml_escape(c.cross));
+  for (const auto& t : g.tolerances)
+    rows += fmt::format("<tr><td>{}</td><td>tolerance {}</td><td>{}</td></tr>", xml_escape(t.series),
+                        xml_escape(t.cross), xml_escape(t.provenance));
+  if (!rows.empty())
+    out += "<table><tr><th>series</th><th>change / tolerance</th><th>from</th></tr>" + rows + "</table>";
+  return out + list("Series of the band", g.series);
+}
+
+std::string html_of(const CheckReport& r) {
+  const auto entries = check_entries(r);
+  Rows rows = rows_of(entries, "law: ");
+  std::string runs;
+  for (const auto& p : r.run_plots)
+    runs += fmt::format(R"(<figure><figcaption><b>{}</b></figcaption>{}</figure>)", xml_escape(p.series), svg_runs(p));
+  if (!runs.empty())
+    rows.plots +=
+        R"(<h2>Runs</h2><p class="legend"><span style="color:#d62728">- - killed</span><span style="color:#2ca02c">&middot;&middot; restart resumed</span><span style="color:#9467bd">| first departure</span><span style="color:#d62728">&#9679; finding</span></p>)" +
+        runs;
+  std::string sections = r.golden ? golden_section(*r.golden) : "";
+  if (!r.kept.empty()) sections += "<p>runs kept in <code>" + xml_escape(r.kept) + "</code></p>";
+  return page("check", entries, r.seconds, sections, "series / law / finding", rows.summary, rows.plots);
 }
 
 class HtmlReporter : public Reporter {
  public:
   std::string verify(const VerifyReport& r) const override { return html_of(r); }
+  std::string check(const CheckReport& r) const override { return html_of(r); }
 };
 
 }  // namespace

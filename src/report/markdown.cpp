@@ -1,4 +1,5 @@
-// The Markdown reports of regen and tolerances, for a pull request.
+// The Markdown reports, for a pull request: verify's, compare's, ddp-check's, check's, regen's,
+// tolerances' and mutate's.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -63,13 +64,41 @@ std::string verify_markdown(const VerifyReport& r) {
   return md + "\n";
 }
 
+// check: every law, the series outside the golden's tolerances, every finding, the golden --regen
+// wrote or refused (with what changed and its tolerances), and where the runs are kept. The plots
+// of its runs are the HTML's.
+std::string check_markdown(const CheckReport& r) {
+  const Tally n = law_tally(r);
+  const bool failed = exit_code(r) == 1;
+  std::string md = fmt::format(
+      "### trainproof check: {}\n\n{} laws: {} held, {} broken, {} not tested; {} finding(s); "
+      "{:.1f} s.\n\n| status | law | detail |\n| --- | --- | --- |\n",
+      failed ? "FAILED" : "passed", n.passed + n.failed + n.skipped, n.passed, n.failed, n.skipped, r.findings.size(),
+      r.seconds);
+  for (const auto& l : r.laws) md += fmt::format("| {} | {} | {} |\n", status_text(l.status), l.name, l.detail);
+  for (const auto& e : r.series)
+    if (!e.passed()) md += fmt::format("| {} | `{}` | {} |\n", status_text(e.status), e.heading(), e.detail);
+  if (!r.findings.empty()) {
+    md += "\n| status | finding | step | where | detail |\n| --- | --- | --- | --- | --- |\n";
+    for (const auto& f : r.findings)
+      md += fmt::format("| {} | `{}` | {} | `{}` | {} |\n", status_text(f.status()), f.id,
+                        f.step >= 0 ? std::to_string(f.step) : "", f.where, f.detail);
+  }
+  if (const auto& g = r.golden) {
+    md += fmt::format("\n**{}** `{}` ({}).\n", g->written ? "Wrote" : "REFUSED to write", g->path, g->made_of);
+    if (!g->replaced.empty()) md += fmt::format("\nThe old golden could not be read: {}.\n", g->replaced);
+    for (const auto& p : g->problems) md += fmt::format("\n- {}: {}", g->written ? "FORCED (--force)" : "REFUSED", p);
+    for (const auto& line : g->series) md += fmt::format("\n- {}", line);
+    md += "\n\n" + regen_markdown(g->changes, g->tolerances);
+  }
+  if (!r.kept.empty()) md += fmt::format("\nRuns kept in `{}`.\n", r.kept);
+  return md;
+}
+
 class MarkdownReporter : public Reporter {
  public:
   std::string verify(const VerifyReport& r) const override { return verify_markdown(r); }
-  // check --regen: what the golden changes and its tolerances; else the laws not held.
-  std::string check(const CheckReport& r) const override {
-    return r.golden ? regen_markdown(r.golden->changes, r.golden->tolerances) : verify_markdown(r.report);
-  }
+  std::string check(const CheckReport& r) const override { return check_markdown(r); }
   std::string regen(const RegenReport& r) const override {
     std::vector<RegenChange> changes;
     for (const auto& d : r.devices)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -158,12 +159,27 @@ int exit_code(const VerifyReport& r) {
   return bad_input ? kExitBadInput : internal ? kExitInternal : mismatch ? kExitMismatch : kExitOk;
 }
 
+std::vector<ReportEntry> check_entries(const CheckReport& r) {
+  std::vector<ReportEntry> out = r.series;
+  out.insert(out.end(), r.laws.begin(), r.laws.end());
+  for (const auto& f : r.findings)
+    out.emplace_back("check", "cmd", EntryKind::kFinding, f.id, f.status(), "",
+                     fmt::format("{}: {}", f.heading(), f.detail));
+  return out;
+}
+
+Tally law_tally(const CheckReport& r) {
+  std::vector<ReportEntry> counted;
+  std::copy_if(r.laws.begin(), r.laws.end(), std::back_inserter(counted),
+               [](const ReportEntry& l) { return l.status != Status::kAdvice; });
+  return tally(counted);
+}
+
 int exit_code(const CheckReport& r) {
   const bool refused = r.golden && !r.golden->written;
-  if (tally(r.report.entries).failed || refused) return kExitMismatch;
-  const bool untested = std::any_of(r.report.entries.begin(), r.report.entries.end(),
-                                    [](const ReportEntry& e) { return e.status == Status::kNotTested; });
-  return untested ? kExitNotTested : kExitOk;
+  const bool finding = std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.breaks(); });
+  if (law_tally(r).failed || tally(r.series).failed || finding || refused) return kExitMismatch;
+  return law_tally(r).skipped ? kExitNotTested : kExitOk;
 }
 std::string ReportEntry::heading() const {
   if (kind != EntryKind::kSeries) return name;

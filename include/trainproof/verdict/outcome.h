@@ -163,7 +163,7 @@ enum class ReportKind { kVerify, kCompare, kCheck, kDdpCheck, kRegen, kTolerance
 // "verify", "compare", "check", "ddp-check", "regen", "tolerances", "mutate"
 const char* report_kind_text(ReportKind k);
 
-// What verify and compare found (also what check and ddp-check report: `kind` says whose).
+// What verify, compare and ddp-check found (`kind` says whose); check has its own (CheckReport).
 struct VerifyReport {
   ReportKind kind = ReportKind::kVerify;
   std::vector<ReportEntry> entries;
@@ -178,8 +178,6 @@ struct VerifyReport {
   bool force_cross = false;              // --cross: cross tolerances applied on the golden's own environment
   std::vector<PathSummary> paths;        // verify --paths only
   std::vector<PathAgreement> agreement;  // verify --paths only
-  std::vector<Finding> findings;         // check only
-  std::vector<RunPlot> run_plots;        // check only: its runs, a plot per recorded scalar
   // What the report was made under, as "name: value" pairs (ddp-check: the launcher, the world
   // size, the launcher's restart attempt).
   std::vector<std::pair<std::string, std::string>> context;
@@ -245,14 +243,22 @@ struct CheckGoldenWrite {
   std::string replaced;                  // why the old golden could not be read ("": read, or none)
   bool written = false;
 };
-// What check found: in `report`, the laws (entries of kind "invariant", in the order they were
-// held: pass, BROKEN or advice), then the findings (entries of kind "finding", and `findings`
-// with their steps and lines); and the golden written or refused.
+// What check found, each thing once; every reporter renders each field its format holds
+// (report/report.h says which), and ReportsTest.CheckReportEveryField fails on one dropped.
 struct CheckReport {
-  VerifyReport report;
-  std::optional<CheckGoldenWrite> golden;  // --regen
+  std::vector<ReportEntry> laws;           // kind "invariant", in the order held: pass, BROKEN, NOT TESTED or advice
+  std::vector<ReportEntry> series;         // --golden: each recorded series held to the golden (kind "series")
+  std::vector<Finding> findings;           // each once, in the order named
+  std::vector<RunPlot> run_plots;          // its runs, a plot per recorded scalar
+  std::optional<CheckGoldenWrite> golden;  // --regen: the golden written or refused
   std::string kept;                        // --keep: where the runs are
+  double seconds = 0;
 };
+// Its verdicts as report entries, as JSON's results and JUnit's testcases list them: the
+// series, the laws, then the findings.
+std::vector<ReportEntry> check_entries(const CheckReport& r);
+// Its laws counted (advice is said, not counted): held is passed, broken failed, NOT TESTED skipped.
+Tally law_tally(const CheckReport& r);
 // 1 when a law or a finding breaks, or the golden was refused; else 4 when a law could not be
 // tested (NOT TESTED); else 0.
 int exit_code(const CheckReport& r);
