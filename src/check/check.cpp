@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <optional>
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include "src/check/check_golden.h"
 #include "src/check/check_laws.h"
 #include "src/check/check_runs.h"
+#include "src/check/op_reruns.h"
 #include "src/check/probe_findings.h"
 #include "src/check/processes.h"
 #include "src/check/reshard.h"
@@ -31,29 +33,6 @@
 namespace trainproof {
 
 namespace fs = std::filesystem;
-
-// Where two traces first differ: the step (for per-step series) or the parameter, and the values.
-std::string first_difference(const RecordedTrace& a, const RecordedTrace& b) {
-  const Trace ta = to_trace(a), tb = to_trace(b);
-  std::vector<int64_t> steps;
-  for (const auto& [s, v] : a.steps) steps.push_back(s);
-  for (const auto& c : compare_traces(ta, tb, /*cross_environment=*/false)) {
-    if (c.passed()) continue;
-    if (c.series.rfind("param.", 0) == 0)
-      return fmt::format("final parameter {} differs ({})", c.series.substr(6), c.detail);
-    const size_t i = static_cast<size_t>(std::max<int64_t>(c.first_divergence, 0));
-    // Two values that differ: a series that only ends early or runs longer has none at its first
-    // missing step (its golden and observed values are not set there), so it says how long each is.
-    if (c.first_divergence >= 0 && i < steps.size() && i < std::min(c.golden_size, c.observed_size))
-      return fmt::format("first at step {} in '{}': {:.9g} vs {:.9g}", steps[i], c.series, c.golden_value,
-                         c.observed_value);
-    if (c.verdict == Verdict::kLengthMismatch && i < steps.size())
-      return fmt::format("from step {} in '{}': {} values against {}, none to compare there", steps[i], c.series,
-                         c.golden_size, c.observed_size);
-    return fmt::format("'{}': {}", c.series, c.detail);
-  }
-  return "";
-}
 
 namespace {
 
@@ -107,26 +86,6 @@ Law schedule_law(const RecordedTrace& t, const CheckOptions& o) {
   return {name, true, fmt::format("{} steps, each within {} of the schedule", n, tol.str())};
 }
 
-// Two runs parted: both reruns, with op-level digests, up to the step where they parted, and
-// the first op with equal inputs and different outputs named (nondeterministic-op).
-void op_rerun(const Launcher& launch, const RecordedTrace& a, const RecordedTrace& b, Progress& progress,
-              std::vector<Finding>& findings) {
-  const int64_t step = first_probe_step_difference(a, b);
-  if (step <= 0) return;  // no probe records: not a Python command, or --no-probe
-  std::vector<RecordedTrace> reruns;
-  for (const char* name : {"op-digests-1", "op-digests-2"}) {
-    progress.note(fmt::format("rerun up to step {} with op-level digests ({})", step, name));
-    const Run r = launch.make(name);
-    const int code = launch.finish(launch.start(r, "start 1", {{"TRAINPROOF_OP_DIGESTS", std::to_string(step)}}), r);
-    if (code != 0) {
-      progress.note(fmt::format("the rerun with op-level digests failed (exit {}); no op named", code));
-      return;
-    }
-    reruns.push_back(read_recorded_trace(r.trace));
-  }
-  for (auto& f : first_parting_op(reruns[0], reruns[1], step)) findings.push_back(std::move(f));
-}
-
 // What the uninterrupted run recorded, as the progress says it: steps, and the processes that
 // recorded them.
 std::string recorded_summary(const ProcessRun& run) {
@@ -141,23 +100,67 @@ std::string recorded_summary(const ProcessRun& run) {
   return what;
 }
 
+constexpr const char* kDeterminismLawName = "determinism: two uninterrupted runs are bitwise equal";
+
+// The law of determinism, and what says why two runs differ: `first` and `second` (`b`, its
+// process that `first`'s primary is), the findings the script drew already (`named`), and the op
+// reruns where nothing else explains the difference.
+struct DeterminismVerdict {
+  Law law;
+  std::vector<Finding> findings;
+  std::string runs_differ;  // where they differ ("" bitwise equal): the resume cannot be judged by values then
+};
+DeterminismVerdict determinism_law(const ProcessRun& first, const ProcessRun& second, const RecordedTrace& b,
+                                   const std::vector<Finding>& named, const OpReruns& reruns) {
+  const RecordedTrace& a = first.main();
+  const std::string diff = first_process_difference(first, second);
+  DeterminismVerdict v{{kDeterminismLawName, diff.empty(), ""}, {}, diff};
+  if (diff.empty()) {
+    v.law.detail =
+        fmt::format("{} steps, final parameters equal{}", a.steps.size(),
+                    first.traces.size() > 1 ? fmt::format(", in each of {} processes", first.traces.size()) : "");
+    return v;
+  }
+  const std::vector<std::string> shared = shared_model_processes(first);
+  std::string why =
+      ". The usual causes: an unseeded RNG (torch, numpy, random), DataLoader shuffling without a seeded "
+      "generator or with workers, non-deterministic kernels (torch.use_deterministic_algorithms(True))";
+  if (!shared.empty())  // the cause, not an op: their updates interleave differently
+    why = fmt::format(
+        ". {} processes ({}) train one shared-memory model without a lock: the order of their updates differs "
+        "between runs, so no two runs are bitwise equal (hold such a loop to a band golden: --regen --band)",
+        shared.size(), fmt::join(shared, ", "));
+  else if (auto seeds = seed_drawn_anew(a, b); !seeds.empty()) {
+    why = ". The seed differs between the runs: " + seeds.front().detail;  // the cause, not the first random op
+    v.findings.push_back(std::move(seeds.front()));
+  } else if (std::any_of(named.begin(), named.end(),
+                         [](const Finding& f) { return f.id == finding_id::kUnseededRng; })) {
+    // The cause is named already: torch's global RNG drawn unseeded. Its first random op would
+    // be named again, as an op, at another line (regression's W_target and its next draw).
+    why = ". The cause: torch's global RNG is drawn from without a seed (unseeded-rng)";
+  } else {
+    v.findings = reruns.parting_op(a, b);
+  }
+  v.law.detail = diff + why;
+  return v;
+}
+
 // The preempted run's other processes (ranks, workers): where one departs before the primary (or
 // the primary held), the law is broken there and the diagnosis is that process's; the primary's
-// own diagnosis of a later departure (findings from `first_diagnosed` on) follows from it and goes.
-void judge_other_processes(const ProcessRun& straight, const PreemptedRun& preempted, Law& law,
-                           std::vector<Finding>& findings, size_t first_diagnosed) {
-  const auto other = first_process_departure(straight, preempted);
-  if (!other || (preempted.departure >= 0 && other->step >= preempted.departure)) return;
-  findings.erase(std::remove_if(findings.begin() + static_cast<std::ptrdiff_t>(first_diagnosed), findings.end(),
-                                [](const Finding& f) { return f.id.rfind("resume-", 0) == 0; }),
-                 findings.end());
-  findings.insert(findings.end(), other->findings.begin(), other->findings.end());
-  law.status = Status::kBroken;
-  law.detail =
-      fmt::format("{} departs first, at step {}{}; {}", process_name(other->who), other->step,
-                  preempted.departure >= 0 ? fmt::format(" (before the primary, at step {})", preempted.departure)
-                                           : std::string(" (the primary held)"),
-                  law.detail);
+// own diagnosis of a later departure (its resume- findings) follows from it and goes.
+ResumeVerdict judged_other_processes(const ProcessRun& straight, ResumeVerdict v) {
+  const auto other = first_process_departure(straight, v.seen);
+  if (!other || (v.seen.departure >= 0 && other->step >= v.seen.departure)) return v;
+  v.findings.erase(std::remove_if(v.findings.begin(), v.findings.end(),
+                                  [](const Finding& f) { return f.id.rfind("resume-", 0) == 0; }),
+                   v.findings.end());
+  v.findings.insert(v.findings.end(), other->findings.begin(), other->findings.end());
+  v.law.status = Status::kBroken;
+  v.law.detail = fmt::format("{} departs first, at step {}{}; {}", process_name(other->who), other->step,
+                             v.seen.departure >= 0 ? fmt::format(" (before the primary, at step {})", v.seen.departure)
+                                                   : std::string(" (the primary held)"),
+                             v.law.detail);
+  return v;
 }
 
 // The laws and the findings, each finding's id once (the same id from two runs: a load in the
@@ -295,44 +298,20 @@ CheckReport check(const CheckOptions& o) {
   std::string runs_differ;  // where two uninterrupted runs differ: the resume cannot be judged by values
   std::optional<RecordedTrace> again;
   std::optional<PreemptedRun> preempted;
+  const std::unique_ptr<OpReruns> reruns = launched_op_reruns(launch, progress);
   if (o.reference.empty() && o.runs > 1) {
     progress.run("uninterrupted again (determinism)");
     const Run second = launch.make("uninterrupted-2");
     if (const int code = launch.finish(launch.start(second), second); code != 0) {
-      laws.push_back({"determinism: two uninterrupted runs are bitwise equal", false,
+      laws.push_back({kDeterminismLawName, false,
                       fmt::format("the second run failed (exit {}); its output ends:\n{}", code, tail_of(second.log))});
     } else {
       const ProcessRun second_run = read_process_run(second.trace_env);
-      const RecordedTrace& b = again.emplace(
-          second_run.traces.count(first_run.primary) ? second_run.traces.at(first_run.primary) : second_run.main());
-      const std::string diff = first_process_difference(first_run, second_run);
-      runs_differ = diff;
-      const std::vector<std::string> shared = shared_model_processes(first_run);
-      std::string why =
-          ". The usual causes: an unseeded RNG (torch, numpy, random), DataLoader shuffling without a seeded "
-          "generator or with workers, non-deterministic kernels (torch.use_deterministic_algorithms(True))";
-      if (!diff.empty() && !shared.empty())  // the cause, not an op: their updates interleave differently
-        why = fmt::format(
-            ". {} processes ({}) train one shared-memory model without a lock: the order of their updates differs "
-            "between runs, so no two runs are bitwise equal (hold such a loop to a band golden: --regen --band)",
-            shared.size(), fmt::join(shared, ", "));
-      else if (auto seeds = seed_drawn_anew(a, b); !diff.empty() && !seeds.empty()) {
-        why = ". The seed differs between the runs: " + seeds.front().detail;  // the cause, not the first random op
-        report.findings.push_back(std::move(seeds.front()));
-      } else if (!diff.empty() && std::any_of(report.findings.begin(), report.findings.end(),
-                                              [](const Finding& f) { return f.id == finding_id::kUnseededRng; })) {
-        // The cause is named already: torch's global RNG drawn unseeded. Its first random op would
-        // be named again, as an op, at another line (regression's W_target and its next draw).
-        why = ". The cause: torch's global RNG is drawn from without a seed (unseeded-rng)";
-      } else if (!diff.empty()) {
-        op_rerun(launch, a, b, progress, report.findings);
-      }
-      laws.push_back({"determinism: two uninterrupted runs are bitwise equal", diff.empty(),
-                      diff.empty() ? fmt::format("{} steps, final parameters equal{}", a.steps.size(),
-                                                 first_run.traces.size() > 1
-                                                     ? fmt::format(", in each of {} processes", first_run.traces.size())
-                                                     : "")
-                                   : diff + why});
+      again = second_run.traces.count(first_run.primary) ? second_run.traces.at(first_run.primary) : second_run.main();
+      DeterminismVerdict v = determinism_law(first_run, second_run, *again, report.findings, *reruns);
+      runs_differ = v.runs_differ;
+      laws.push_back(std::move(v.law));
+      report.findings.insert(report.findings.end(), v.findings.begin(), v.findings.end());
     }
   }
   if (o.kills > 0 && o.restart_nproc > 0) {
@@ -343,10 +322,11 @@ CheckReport check(const CheckOptions& o) {
     report.findings.insert(report.findings.end(), v.findings.begin(), v.findings.end());
   } else if (o.kills > 0) {
     progress.run(fmt::format("preempted: {} SIGKILL(s), restarted after each", o.kills));
-    const size_t before = report.findings.size();
-    laws.push_back(
-        resume_law(launch, a, o.kills, o.seed, progress, report.findings, runs_differ, &preempted.emplace()));
-    if (runs_differ.empty()) judge_other_processes(first_run, *preempted, laws.back(), report.findings, before);
+    ResumeVerdict v = resume_law(launch, a, {o.kills, o.seed, runs_differ, *reruns}, progress);
+    if (runs_differ.empty()) v = judged_other_processes(first_run, std::move(v));
+    laws.push_back(std::move(v.law));
+    report.findings.insert(report.findings.end(), v.findings.begin(), v.findings.end());
+    preempted = std::move(v.seen);
   }
   report.run_plots = run_plots(a, again ? &*again : nullptr, preempted ? &*preempted : nullptr, report.findings);
   if (!o.expect_lr.empty()) laws.push_back(schedule_law(a, o));

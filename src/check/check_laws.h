@@ -1,6 +1,5 @@
 // What the laws of `trainproof check` share across its files (check.cpp, check_resume.cpp):
-// a law as the report holds it, the progress lines, where two recorded traces first differ,
-// and the law of the preempted run.
+// a law as the report holds it, the progress lines, and the law of the preempted run.
 #pragma once
 
 #include <chrono>
@@ -52,10 +51,6 @@ class Progress {
   Clock::time_point t0_ = Clock::now();
 };
 
-// Where two traces first differ: the step (for per-step series) or the parameter, and the
-// values; "" where they are bitwise equal.
-std::string first_difference(const RecordedTrace& a, const RecordedTrace& b);
-
 // The preempted run as it ran (check_resume.cpp), the evidence its laws judge: started in the work
 // folder's `run`, SIGKILLed after the recorded step counts `at` (kill 1 on a write into the run
 // folder, or `away_from_writes` once one has ended), restarted after each kill until it finished
@@ -80,13 +75,8 @@ std::optional<Law> failed_start_law(const Preemption& p, const std::string& name
 // Where the kills are armed (recorded step counts), drawn from `seed` (check_resume.cpp).
 std::vector<size_t> plan_kills(const RecordedTrace& straight, int kills, uint64_t seed);
 
-// The preempted run (check_resume.cpp): killed at `kills` recorded step counts drawn from
-// `seed`, the first kill on a write into the run folder, restarted after each kill until it
-// finishes; bitwise the uninterrupted run `straight`, or broken with the first difference and
-// the resume findings (missing state, a non-atomic save, an unsafe load) added to `findings`.
-// `runs_differ`: where two uninterrupted runs already differ (the determinism law broken), a
-// departure after a restart is not tested as the resume's, and no missing state is named.
-// `seen`, where given, receives the preempted run as the report plots it.
+// The preempted run as the report plots it: its steps as the uninterrupted run numbers them,
+// after which step each kill came, at which step each restart resumed, and where it departs.
 struct PreemptedRun {
   RecordedTrace trace;                    // its steps as the uninterrupted run numbers them
   std::vector<int64_t> kills, restarts;   // after which step each kill came; at which step each restart resumed
@@ -94,8 +84,38 @@ struct PreemptedRun {
   std::vector<RestartAlignment> aligned;  // where each restart was found to resume (its other processes too)
   std::filesystem::path trace_env;        // its TRAINPROOF_TRACE, beside which its other processes wrote theirs
 };
-Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
-               std::vector<Finding>& findings, const std::string& runs_differ = "", PreemptedRun* seen = nullptr);
+// What the law of a preempted run made of it: the law, the findings that name what breaks it
+// (missing state, a non-atomic save, an unsafe load), the run as the report plots it, and whether
+// a restart died on the checkpoint kill 1 tore (a non-atomic save).
+struct ResumeVerdict {
+  Law law;
+  std::vector<Finding> findings;
+  PreemptedRun seen;
+  bool torn = false;
+};
+
+class OpReruns;  // op_reruns.h
+// The preempted run `p` held to the law `name`: bitwise the uninterrupted run `straight`, or
+// broken with the first difference and what the restart failed to restore. `runs_differ`: where
+// two uninterrupted runs already differ (the determinism law broken), a departure after a restart
+// is not tested as the resume's, and no missing state is named. Judged from the evidence alone,
+// but for the op reruns `reruns` runs where a resume departs with its state equal.
+ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straight, const std::string& name,
+                               const std::string& runs_differ, const OpReruns& reruns);
+
+// What the resume law is run with: `kills` SIGKILLs at recorded step counts drawn from `seed`,
+// `runs_differ` (judge_preemption) and the op reruns.
+struct ResumeOptions {
+  int kills = 1;
+  uint64_t seed = 0;
+  std::string runs_differ;
+  const OpReruns& reruns;
+};
+// The law of the preempted run (check_resume.cpp): run, then judged (judge_preemption); where a
+// restart died on the checkpoint kill 1 tore, one more run killed once away from any write shows
+// the rest of the resume.
+ResumeVerdict resume_law(const Launcher& launch, const RecordedTrace& straight, const ResumeOptions& o,
+                         Progress& progress);
 
 // The runs check made, a plot per scalar the uninterrupted run recorded: `again` the second
 // uninterrupted run, `preempted` the killed and restarted one (each null where not run).

@@ -14,6 +14,7 @@
 
 #include "src/check/check_laws.h"
 #include "src/check/check_runs.h"
+#include "src/check/op_reruns.h"
 #include "src/check/probe_findings.h"
 #include "src/process/process.h"
 #include "trainproof/check/findings.h"
@@ -23,52 +24,10 @@
 
 namespace trainproof {
 
-namespace {
-
-// A resume that departs from the uninterrupted run with every digest of the state equal: state
-// the probe does not see. Both sides of the departing step rerun with op-level digests: a fresh
-// run stopped at the step the restart resumed at (its checkpoint on disk, as the kill left it),
-// restarted, digesting its ops up to the departing step; and the uninterrupted run, digesting
-// that step's. The first op with equal inputs and different outputs is named in the finding.
-void resume_op_rerun(const Launcher& launch, const RecordedTrace& straight, const ResumeDeparture& d,
-                     Progress& progress, Finding& finding) {
-  const int64_t resumed_at = d.restart.step, in_restart = d.step - resumed_at;  // steps the restart did before
-  progress.note(
-      fmt::format("rerun of the restart at step {} and of step {} with op-level digests", resumed_at, d.step));
-  const auto run = [&](const Run& r, const std::string& what, const std::string& digests, int launch_no) {
-    const int code = launch.finish(launch.start(r, what, {{"TRAINPROOF_OP_DIGESTS", digests}}, launch_no), r);
-    if (code != 0) progress.note(fmt::format("the rerun ({}, {}) failed (exit {}); no op named", r.name, what, code));
-    return code == 0;
-  };
-  const Run resumed = launch.make("op-digests-resumed");
-  if (!run(resumed, "start 1", fmt::format("{}:{}", resumed_at, resumed_at), 1) ||
-      !run(resumed, "start 2 (restart)", fmt::format("{}:{}", in_restart, in_restart + 1), 2))
-    return;
-  const Run uninterrupted = launch.make("op-digests-uninterrupted");
-  if (!run(uninterrupted, "start 1", fmt::format("{}:{}", d.step - 1, d.step), 1)) return;
-  const RecordedTrace a = read_recorded_trace(resumed.trace), b = read_recorded_trace(uninterrupted.trace);
-  const auto again = align_restarts(straight, a);
-  if (again.empty() || again.front().step != resumed_at) {
-    progress.note(fmt::format("the rerun's restart resumed at step {}, not {}; no op named",
-                              again.empty() ? 0 : again.front().step, resumed_at));
-    return;
-  }
-  const auto op = parting_op_after_restart(a.ops, b.ops);
-  if (!op) return;
-  finding.where = op->op.where;
-  // What was seen stays; the guess at its cause gives way to the op.
-  finding.detail = fmt::format(
-      "{} -> rerun with op-level digests: the first op with equal inputs and different "
-      "outputs after the restart is {} at {}: {}",
-      finding.detail.substr(0, finding.detail.find(" -> ")), op->op.op, op->op.where, op->meaning);
-}
-
 // Where the kills are armed (recorded step counts), drawn from `seed`. Kill 1 lands on the first
 // write into the run folder once armed: where the uninterrupted run saved nothing after the
 // drawn step (a short run, sparse checkpoints), it is armed at one of the run's saves instead,
 // so that a write comes. The others follow it, at random steps.
-}  // namespace
-
 std::vector<size_t> plan_kills(const RecordedTrace& straight, int kills, uint64_t seed) {
   const size_t total = straight.steps.size();
   std::mt19937_64 rng(seed);
@@ -264,20 +223,12 @@ std::optional<Law> failed_start_law(const Preemption& p, const std::string& name
                          p.exit_code, tail_of(r.log)));
 }
 
-namespace {
-
-// One preempted run of the command, named `run` in the work folder. Kill 1 lands on a write into
-// the run folder, or, `away_from_writes`, once a write has ended and none is under way (where a
-// restart died on the checkpoint kill 1 tore: the rest of the resume is diagnosed from an intact
-// one). `torn`: set when a restart failed after kill 1 landed in a non-atomic checkpoint's write.
-Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
-                  std::vector<Finding>& findings, const std::string& run, bool away_from_writes, bool& torn,
-                  const std::string& runs_differ, PreemptedRun* seen) {
-  const std::string name =
-      fmt::format("exact resume: SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", kills);
-  const size_t total = straight.steps.size();
-  if (total < 2) return Law::not_tested(name, fmt::format("the command records {} step(s): nowhere to kill it", total));
-  const Preemption p = preempt(launch, plan_kills(straight, kills, seed), run, away_from_writes, progress);
+// The law `name` of the preempted run `p` (judged from its evidence alone, but for the op reruns).
+ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straight, const std::string& name,
+                               const std::string& runs_differ, const OpReruns& reruns) {
+  ResumeVerdict v{Law(name, true, ""), {}, {}, false};
+  std::vector<Finding>& findings = v.findings;
+  PreemptedRun& seen = v.seen;  // the run as the report plots it
   const Run& r = p.run;
   const std::string& killed_writing = p.killed_writing;
   // A checkpoint written straight over the one a restart loads (the probe saw both).
@@ -294,8 +245,9 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
     }
   };
   if (auto failed = failed_start_law(p, name)) {
-    if (failed->status == Status::kBroken) torn = name_non_atomic() && p.failed_start > 0 && !killed_writing.empty();
-    return *failed;
+    if (failed->status == Status::kBroken) v.torn = name_non_atomic() && p.failed_start > 0 && !killed_writing.empty();
+    v.law = *failed;
+    return v;
   }
   std::vector<std::string> notes = p.notes;
   const std::vector<size_t>& restarts = p.restarts;
@@ -329,12 +281,10 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
     // Uninterrupted runs that differ from each other depart after a restart anyway: no state
     // is to blame for that, and none is named.
     const auto departure = first_departure(straight, resumed, aligned);
-    if (seen) {
-      *seen = {resumed, {}, {}, departure ? departure->step : -1, aligned, r.trace_env};
-      for (const auto& a : aligned) seen->restarts.push_back(a.step);
-      for (const auto& [start, step] : last)
-        if (start < last.rbegin()->first) seen->kills.push_back(step);
-    }
+    seen = {resumed, {}, {}, departure ? departure->step : -1, aligned, r.trace_env};
+    for (const auto& a : aligned) seen.restarts.push_back(a.step);
+    for (const auto& [start, step] : last)
+      if (start < last.rbegin()->first) seen.kills.push_back(step);
     // A loop that never zeroes its gradients carries them from step to step: state no checkpoint
     // holds, so a restart departs however complete its checkpoint is (zero-grad-missing names the line).
     const bool carries_grads = std::any_of(straight.facts.begin(), straight.facts.end(), [](const ProbeFact& f) {
@@ -348,18 +298,17 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
     else if (departure && runs_differ.empty()) {
       diagnosed = diagnose_resume(resumed, *departure);
       for (auto& f : diagnosed)
-        if (f.id == finding_id::kResumeStateEqualValuesDiffer)
-          resume_op_rerun(launch, straight, *departure, progress, f);
+        if (f.id == finding_id::kResumeStateEqualValuesDiffer) f = reruns.resume_parting_op(straight, *departure, f);
     }
   } else {
     // Every step logged, in file order: where each kill came, for the report's plots only.
-    const auto logged = seen ? logged_steps_from(r.trace, 0) : std::vector<int64_t>{};
-    if (seen) *seen = {resumed, {}, {}, -1, {}, r.trace_env};
+    const auto logged = logged_steps_from(r.trace, 0);
+    seen = {resumed, {}, {}, -1, {}, r.trace_env};
     for (size_t i = 0; i < restarts.size(); ++i) {
       const auto steps = logged_steps_from(r.trace, restarts[i]);
-      if (seen && logged.size() > steps.size()) seen->kills.push_back(logged[logged.size() - steps.size() - 1]);
+      if (logged.size() > steps.size()) seen.kills.push_back(logged[logged.size() - steps.size() - 1]);
       if (steps.empty()) continue;
-      if (seen) seen->restarts.push_back(steps.front());
+      seen.restarts.push_back(steps.front());
       any_resumed = any_resumed || steps.front() > first_step;
       notes.push_back(fmt::format("restart {} logged step {} first", i + 1, steps.front()));
     }
@@ -385,13 +334,17 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
   for (auto& f : unsafe_loads(resumed)) findings.push_back(std::move(f));
   for (auto& f : model_only_resumes(resumed)) findings.push_back(std::move(f));
   const std::string where = notes.empty() ? "" : " (" + fmt::format("{}", fmt::join(notes, "; ")) + ")";
+  const auto verdict = [&](Law law) {
+    v.law = std::move(law);
+    return v;
+  };
   if (!diff.empty() && !runs_differ.empty())
-    return Law::not_tested(
+    return verdict(Law::not_tested(
         name, fmt::format("the preempted run departs ({}), but two uninterrupted runs already differ ({}): a "
                           "departure after a restart says nothing of the resume until the loop is deterministic "
                           "(or held by a band golden, --band){}",
-                          diff, runs_differ, where));
-  if (!diff.empty()) return {name, false, diff + where};
+                          diff, runs_differ, where)));
+  if (!diff.empty()) return verdict({name, false, diff + where});
   const int first_start = resumed.probe.empty() ? 0 : resumed.probe.front().start;
   const bool saved_before_kill =
       std::any_of(resumed.file_ops.begin(), resumed.file_ops.end(),
@@ -399,21 +352,40 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
   const bool landed_in_write = p.moved_whole || !killed_writing.empty();
   if (!restarts.empty() && !any_resumed) {
     if (probed && !saved_before_kill)
-      return Law::not_tested(name,
-                             "the command saved nothing before it was killed, so its restarts rightly began "
-                             "again at the first step: nothing was resumed" +
-                                 where);
-    return {name, false,
-            "every restart began again at the first step: no checkpoint in the run folder was resumed from" + where};
+      return verdict(Law::not_tested(name,
+                                     "the command saved nothing before it was killed, so its restarts rightly began "
+                                     "again at the first step: nothing was resumed" +
+                                         where));
+    return verdict(
+        {name, false,
+         "every restart began again at the first step: no checkpoint in the run folder was resumed from" + where});
   }
   if (!landed_in_write)
-    return Law::not_tested(
+    return verdict(Law::not_tested(
         name,
         fmt::format("no kill landed during a write into the run folder, so a torn checkpoint was never put to a "
                     "restart{}; more steps, or a checkpoint in the run folder ({{run_dir}}) within the run, give a "
                     "kill its moment",
-                    where));
-  return {name, true, fmt::format("{} steps, final parameters equal{}", resumed.steps.size(), where)};
+                    where)));
+  return verdict({name, true, fmt::format("{} steps, final parameters equal{}", resumed.steps.size(), where)});
+}
+
+namespace {
+
+// One preempted run of the command, named `run` in the work folder, and its law. Kill 1 lands on a
+// write into the run folder, or, `away_from_writes`, once a write has ended and none is under way
+// (where a restart died on the checkpoint kill 1 tore: the rest of the resume is diagnosed from an
+// intact one).
+ResumeVerdict preempted_run(const Launcher& launch, const RecordedTrace& straight, const ResumeOptions& o,
+                            const std::string& run, bool away_from_writes, Progress& progress) {
+  const std::string name =
+      fmt::format("exact resume: SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", o.kills);
+  const size_t total = straight.steps.size();
+  if (total < 2)
+    return {
+        Law::not_tested(name, fmt::format("the command records {} step(s): nowhere to kill it", total)), {}, {}, false};
+  const Preemption p = preempt(launch, plan_kills(straight, o.kills, o.seed), run, away_from_writes, progress);
+  return judge_preemption(p, straight, name, o.runs_differ, o.reruns);
 }
 
 }  // namespace
@@ -421,19 +393,19 @@ Law preempted_run(const Launcher& launch, const RecordedTrace& straight, int kil
 // The preempted run (check_laws.h). Where a restart dies on the checkpoint kill 1 tore (a
 // non-atomic save), the law is broken, and one more run, killed once away from any write, shows
 // the rest of the resume in the same check: what a restart from an intact checkpoint misses.
-Law resume_law(const Launcher& launch, const RecordedTrace& straight, int kills, uint64_t seed, Progress& progress,
-               std::vector<Finding>& findings, const std::string& runs_differ, PreemptedRun* seen) {
-  bool torn = false;
-  Law law =
-      preempted_run(launch, straight, kills, seed, progress, findings, "preempted", false, torn, runs_differ, seen);
-  if (!torn || law.passed()) return law;
+ResumeVerdict resume_law(const Launcher& launch, const RecordedTrace& straight, const ResumeOptions& o,
+                         Progress& progress) {
+  ResumeVerdict v = preempted_run(launch, straight, o, "preempted", false, progress);
+  if (!v.torn || v.law.passed()) return v;
   progress.note("a restart died on the torn checkpoint: one more run, killed once away from any write, for the rest");
-  bool again_torn = false;
-  const Law again = preempted_run(launch, straight, 1, seed, progress, findings, "preempted-away-from-writes", true,
-                                  again_torn, runs_differ, seen);
-  law.detail += fmt::format("\n    Killed once more away from any write (a run of its own): {}: {}",
-                            law_status_text(again.status), again.detail);
-  return law;
+  ResumeOptions once = o;
+  once.kills = 1;
+  const ResumeVerdict again = preempted_run(launch, straight, once, "preempted-away-from-writes", true, progress);
+  v.law.detail += fmt::format("\n    Killed once more away from any write (a run of its own): {}: {}",
+                              law_status_text(again.law.status), again.law.detail);
+  v.findings.insert(v.findings.end(), again.findings.begin(), again.findings.end());
+  if (!again.seen.trace_env.empty()) v.seen = again.seen;  // the run the report plots: the last one judged
+  return v;
 }
 
 }  // namespace trainproof

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "trainproof/core/compare.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/hash.h"
 
@@ -268,6 +270,29 @@ Trace to_trace(const RecordedTrace& r) {
   for (auto& [k, column] : scalars) t.add(k, DType::kFloat64, std::move(column), Tolerance::exact().nan_ok());
   for (const auto& [name, values] : r.params) t.add("param." + name, DType::kFloat32, {values.begin(), values.end()});
   return t;
+}
+
+// Where two traces first differ: the step (for per-step series) or the parameter, and the values.
+std::string first_difference(const RecordedTrace& a, const RecordedTrace& b) {
+  const Trace ta = to_trace(a), tb = to_trace(b);
+  std::vector<int64_t> steps;
+  for (const auto& [s, v] : a.steps) steps.push_back(s);
+  for (const auto& c : compare_traces(ta, tb, /*cross_environment=*/false)) {
+    if (c.passed()) continue;
+    if (c.series.rfind("param.", 0) == 0)
+      return fmt::format("final parameter {} differs ({})", c.series.substr(6), c.detail);
+    const size_t i = static_cast<size_t>(std::max<int64_t>(c.first_divergence, 0));
+    // Two values that differ: a series that only ends early or runs longer has none at its first
+    // missing step (its golden and observed values are not set there), so it says how long each is.
+    if (c.first_divergence >= 0 && i < steps.size() && i < std::min(c.golden_size, c.observed_size))
+      return fmt::format("first at step {} in '{}': {:.9g} vs {:.9g}", steps[i], c.series, c.golden_value,
+                         c.observed_value);
+    if (c.verdict == Verdict::kLengthMismatch && i < steps.size())
+      return fmt::format("from step {} in '{}': {} values against {}, none to compare there", steps[i], c.series,
+                         c.golden_size, c.observed_size);
+    return fmt::format("'{}': {}", c.series, c.detail);
+  }
+  return "";
 }
 
 Recorder::Recorder() {

@@ -128,6 +128,10 @@ class StepTally {
 // "param.<name>" (float32) per parameter; every tolerance exact.
 Trace to_trace(const RecordedTrace& r);
 
+// Where two recorded traces first differ, as compare_traces (compare.h) finds it, exactly: the
+// step (for per-step series) or the parameter, and the values; "" where they are bitwise equal.
+std::string first_difference(const RecordedTrace& a, const RecordedTrace& b);
+
 // The C++ recorder, the same format as the Python one: $TRAINPROOF_TRACE, or a no-op without it.
 class Recorder {
  public:
