@@ -225,7 +225,8 @@ void check_restart_nproc(const CheckOptions& o) {
 
 }  // namespace
 
-CheckReport check(const CheckOptions& o) {
+CheckReport check(const CheckOptions& given) {
+  const CheckOptions o = with_kept_options(given);
   if (o.command.empty()) throw BadInput("check: give the training command after --");
   if (o.kills < 0) throw BadInput(fmt::format("--kills {}: must be 0 or more", o.kills));
   if (o.regen && o.golden.empty()) throw BadInput("check --regen: name the golden to write with --golden FILE");
@@ -253,7 +254,10 @@ CheckReport check(const CheckOptions& o) {
     fs::create_directories(work);
   }
   // Where the runs ran, for a replay of the kept folder: the paths in their traces name it.
-  if (o.replay.empty()) std::ofstream(work / "work.txt") << fs::absolute(work).string() << "\n";
+  if (o.replay.empty()) {
+    std::ofstream(work / "work.txt") << fs::absolute(work).string() << "\n";
+    keep_options(o, work);
+  }
   Launcher launch(o, work);
   Progress progress((o.reference.empty() ? o.runs : 0) + (o.kills > 0 ? 1 : 0) +
                         static_cast<int>(paths.empty() ? 0 : paths.size() - 1),

@@ -223,12 +223,90 @@ std::optional<Law> failed_start_law(const Preemption& p, const std::string& name
                          p.exit_code, tail_of(r.log)));
 }
 
+namespace {
+
+// Where each restart of the preempted run picked up (with the probe's records, found by content;
+// with only a Recorder's, by the steps logged), the notes that say so, the run as the report
+// plots it (its steps as the uninterrupted run numbers them), and where it first departs.
+struct Placed {
+  std::vector<std::string> notes;
+  bool any_resumed = false;  // a loop that starts over at its first step resumes nothing
+  PreemptedRun seen;
+  std::optional<ResumeDeparture> departure;
+};
+
+Placed place_restarts(const Preemption& p, const RecordedTrace& straight, RecordedTrace resumed) {
+  Placed out{p.notes, false, {}, std::nullopt};
+  PreemptedRun& seen = out.seen;
+  if (straight.probe.empty() || resumed.probe.empty()) {
+    // Every step logged, in file order: where each kill came, for the report's plots only.
+    const auto logged = logged_steps_from(p.run.trace, 0);
+    seen = {resumed, {}, {}, -1, {}, p.run.trace_env};
+    for (size_t i = 0; i < p.restarts.size(); ++i) {
+      const auto steps = logged_steps_from(p.run.trace, p.restarts[i]);
+      if (logged.size() > steps.size()) seen.kills.push_back(logged[logged.size() - steps.size() - 1]);
+      if (steps.empty()) continue;
+      seen.restarts.push_back(steps.front());
+      out.any_resumed = out.any_resumed || steps.front() > straight.steps.begin()->first;
+      out.notes.push_back(fmt::format("restart {} logged step {} first", i + 1, steps.front()));
+    }
+    return out;
+  }
+  const auto aligned = align_restarts(straight, resumed);
+  auto offset = step_offsets(aligned);
+  std::map<int, int64_t> last;  // each start's last step, as the uninterrupted run numbers it
+  for (const auto& r : resumed.probe) last[r.start] = std::max(last[r.start], offset[r.start] + r.seq);
+  for (const auto& a : aligned) {
+    out.any_resumed = out.any_resumed || a.step > 1;
+    // A checkpoint saved at an epoch's end (or every N steps): the steps after it that the killed
+    // start had trained are trained anew. The law is still bitwise; the words say what happened.
+    const int64_t killed_after = last.count(a.start - 1) ? last[a.start - 1] : 0;
+    const std::string anew =
+        a.step > 1 && a.step <= killed_after
+            ? fmt::format(", and trained steps {}-{} anew: the checkpoint it loaded was saved after step {}", a.step,
+                          killed_after, a.step - 1)
+            : "";
+    out.notes.push_back(fmt::format("restart {} resumed at step {} (found by {}){}", a.start - 1, a.step, a.how, anew));
+  }
+  if (resumed.steps_from_probe) renumber_steps(resumed, aligned);
+  // The first departure names the cause; from there on the preempted run is on another
+  // trajectory, and later restarts cannot be compared with the uninterrupted run.
+  out.departure = first_departure(straight, resumed, aligned);
+  seen = {resumed, {}, {}, out.departure ? out.departure->step : -1, aligned, p.run.trace_env};
+  for (const auto& a : aligned) seen.restarts.push_back(a.step);
+  for (const auto& [start, step] : last)
+    if (start < last.rbegin()->first) seen.kills.push_back(step);
+  return out;
+}
+
+// What the restart failed to restore, at the first step the preempted run departs at. A loop that
+// never zeroes its gradients carries them from step to step: state no checkpoint holds, so a
+// restart departs however complete its checkpoint is (zero-grad-missing names the line); that is
+// said in `notes`, and nothing is blamed.
+std::vector<Finding> diagnosis(const RecordedTrace& straight, const RecordedTrace& resumed, const ResumeDeparture& d,
+                               const OpReruns& reruns, std::vector<std::string>& notes) {
+  const bool carries_grads = std::any_of(straight.facts.begin(), straight.facts.end(),
+                                         [](const ProbeFact& f) { return f.fact == "backward-onto-last-step-grads"; });
+  if (carries_grads) {
+    notes.push_back(fmt::format(
+        "it departs at step {}: the loop never zeroes its gradients, so each step adds onto the last one's, and "
+        "no checkpoint holds those; a restart begins with none (zero-grad-missing)",
+        d.step));
+    return {};
+  }
+  std::vector<Finding> diagnosed = diagnose_resume(resumed, d);
+  for (auto& f : diagnosed)
+    if (f.id == finding_id::kResumeStateEqualValuesDiffer) f = reruns.resume_parting_op(straight, d, f);
+  return diagnosed;
+}
+
+}  // namespace
+
 // The law `name` of the preempted run `p` (judged from its evidence alone, but for the op reruns).
 ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straight, const std::string& name,
                                const std::string& runs_differ, const OpReruns& reruns) {
   ResumeVerdict v{Law(name, true, ""), {}, {}, false};
   std::vector<Finding>& findings = v.findings;
-  PreemptedRun& seen = v.seen;  // the run as the report plots it
   const Run& r = p.run;
   const std::string& killed_writing = p.killed_writing;
   // A checkpoint written straight over the one a restart loads (the probe saw both).
@@ -249,70 +327,18 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
     v.law = *failed;
     return v;
   }
-  std::vector<std::string> notes = p.notes;
+  Placed placed = place_restarts(p, straight, read_recorded_trace(r.trace));
+  v.seen = placed.seen;
+  const RecordedTrace& resumed = v.seen.trace;
+  std::vector<std::string>& notes = placed.notes;
   const std::vector<size_t>& restarts = p.restarts;
-  RecordedTrace resumed = read_recorded_trace(r.trace);
-  // Where each restart picked up: a loop that starts over at its first step resumes nothing.
-  // With the probe's records, found by content; with only a Recorder's, by the steps logged.
-  const int64_t first_step = straight.steps.begin()->first;
-  bool any_resumed = false;
+  const bool any_resumed = placed.any_resumed;
   const bool probed = !straight.probe.empty() && !resumed.probe.empty();
+  // Uninterrupted runs that differ from each other depart after a restart anyway: no state is to
+  // blame for that, and none is named.
   std::vector<Finding> diagnosed;
-  if (probed) {
-    const auto aligned = align_restarts(straight, resumed);
-    auto offset = step_offsets(aligned);
-    std::map<int, int64_t> last;  // each start's last step, as the uninterrupted run numbers it
-    for (const auto& p : resumed.probe) last[p.start] = std::max(last[p.start], offset[p.start] + p.seq);
-    for (const auto& a : aligned) {
-      any_resumed = any_resumed || a.step > 1;
-      // A checkpoint saved at an epoch's end (or every N steps): the steps after it that the killed
-      // start had trained are trained anew. The law is still bitwise; the words say what happened.
-      const int64_t killed_after = last.count(a.start - 1) ? last[a.start - 1] : 0;
-      const std::string anew =
-          a.step > 1 && a.step <= killed_after
-              ? fmt::format(", and trained steps {}-{} anew: the checkpoint it loaded was saved after step {}", a.step,
-                            killed_after, a.step - 1)
-              : "";
-      notes.push_back(fmt::format("restart {} resumed at step {} (found by {}){}", a.start - 1, a.step, a.how, anew));
-    }
-    if (resumed.steps_from_probe) renumber_steps(resumed, aligned);
-    // The first departure names the cause; from there on the preempted run is on another
-    // trajectory, and later restarts cannot be compared with the uninterrupted run.
-    // Uninterrupted runs that differ from each other depart after a restart anyway: no state
-    // is to blame for that, and none is named.
-    const auto departure = first_departure(straight, resumed, aligned);
-    seen = {resumed, {}, {}, departure ? departure->step : -1, aligned, r.trace_env};
-    for (const auto& a : aligned) seen.restarts.push_back(a.step);
-    for (const auto& [start, step] : last)
-      if (start < last.rbegin()->first) seen.kills.push_back(step);
-    // A loop that never zeroes its gradients carries them from step to step: state no checkpoint
-    // holds, so a restart departs however complete its checkpoint is (zero-grad-missing names the line).
-    const bool carries_grads = std::any_of(straight.facts.begin(), straight.facts.end(), [](const ProbeFact& f) {
-      return f.fact == "backward-onto-last-step-grads";
-    });
-    if (departure && runs_differ.empty() && carries_grads)
-      notes.push_back(fmt::format(
-          "it departs at step {}: the loop never zeroes its gradients, so each step adds onto the last one's, and "
-          "no checkpoint holds those; a restart begins with none (zero-grad-missing)",
-          departure->step));
-    else if (departure && runs_differ.empty()) {
-      diagnosed = diagnose_resume(resumed, *departure);
-      for (auto& f : diagnosed)
-        if (f.id == finding_id::kResumeStateEqualValuesDiffer) f = reruns.resume_parting_op(straight, *departure, f);
-    }
-  } else {
-    // Every step logged, in file order: where each kill came, for the report's plots only.
-    const auto logged = logged_steps_from(r.trace, 0);
-    seen = {resumed, {}, {}, -1, {}, r.trace_env};
-    for (size_t i = 0; i < restarts.size(); ++i) {
-      const auto steps = logged_steps_from(r.trace, restarts[i]);
-      if (logged.size() > steps.size()) seen.kills.push_back(logged[logged.size() - steps.size() - 1]);
-      if (steps.empty()) continue;
-      seen.restarts.push_back(steps.front());
-      any_resumed = any_resumed || steps.front() > first_step;
-      notes.push_back(fmt::format("restart {} logged step {} first", i + 1, steps.front()));
-    }
-  }
+  if (placed.departure && runs_differ.empty())
+    diagnosed = diagnosis(straight, resumed, *placed.departure, reruns, notes);
   // The law is about values: every recorded value and the final parameters bitwise the
   // uninterrupted run's. A digest of the state that departs while they all stay equal breaks
   // nothing in this run: its findings become advice, naming what would make it matter.

@@ -15,6 +15,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "trainproof/core/data_dirs.h"
 
 namespace trainproof {
@@ -106,6 +108,58 @@ fs::path Launcher::replayed_work(const fs::path& dir) {
     throw BadInput(fmt::format("check --replay: {}: not a folder a check kept (no work.txt; keep one with --keep DIR)",
                                dir.string()));
   return line;
+}
+
+void keep_options(const CheckOptions& o, const fs::path& work) {
+  std::string reference;
+  if (!o.reference.empty()) {
+    reference = "reference.trace";
+    if (std::error_code ec; !fs::equivalent(o.reference, work / reference, ec))
+      fs::copy_file(o.reference, work / reference, fs::copy_options::overwrite_existing);
+  }
+  const nlohmann::json j = {{"command", o.command},
+                            {"kills", o.kills},
+                            {"seed", o.seed},
+                            {"resume_args", o.resume_args},
+                            {"runs", o.runs},
+                            {"allow", o.allow},
+                            {"restart_nproc", o.restart_nproc},
+                            {"probe", o.probe},
+                            {"reference", reference},
+                            {"expect_lr_spec", o.expect_lr_spec},
+                            {"expect_lr", o.expect_lr}};
+  std::ofstream(work / "check.json") << j.dump(1) << "\n";
+}
+
+CheckOptions with_kept_options(const CheckOptions& o) {
+  if (o.replay.empty() || !o.command.empty()) return o;
+  const fs::path file = o.replay / "check.json";
+  std::ifstream in(file);
+  if (!in)
+    throw BadInput(
+        fmt::format("check --replay {}: no command given, and no {} to take it from (kept by an older "
+                    "trainproof: give the command and the options it ran with)",
+                    o.replay.string(), file.string()));
+  CheckOptions k = o;
+  try {
+    const auto j = nlohmann::json::parse(in);
+    k.command = j.at("command").get<std::vector<std::string>>();
+    k.kills = j.at("kills").get<int>();
+    k.seed = j.at("seed").get<uint64_t>();
+    k.resume_args = j.at("resume_args").get<std::string>();
+    k.runs = j.at("runs").get<int>();
+    k.allow = j.at("allow").get<std::vector<std::string>>();
+    k.restart_nproc = j.at("restart_nproc").get<int>();
+    k.probe = j.at("probe").get<bool>();
+    const auto reference = j.at("reference").get<std::string>();
+    k.reference = reference.empty() ? fs::path() : o.replay / reference;
+    k.expect_lr_spec = j.at("expect_lr_spec").get<std::string>();
+    k.expect_lr = j.at("expect_lr").get<std::vector<double>>();
+  } catch (const std::exception& e) {
+    throw BadInput(fmt::format("check --replay: {}: damaged ({})", file.string(), e.what()));
+  }
+  if (k.command.empty()) throw BadInput(fmt::format("check --replay: {}: damaged (no command)", file.string()));
+  return k;
 }
 
 std::string tail_of(const fs::path& log, size_t lines) {

@@ -32,6 +32,16 @@ std::string resolve_program(const std::string& name);
 std::string tail_of(const fs::path& log, size_t lines = 15);
 // ARGS as a shell splits words: blanks separate, quotes group, a backslash escapes.
 std::vector<std::string> split_words(const std::string& text);
+
+// The options a check's judging depends on (the command, the kills and their seed, the resume
+// arguments, the runs, the findings allowed, --restart-nproc, the probe, --reference, the
+// schedule expected), kept beside its runs in check.json by a live check, with a --reference
+// trace copied in as reference.trace: a kept folder holds all a replay judges.
+void keep_options(const CheckOptions& o, const fs::path& work);
+// `o`, where it names a folder to replay (--replay) and no command: with the options its
+// check.json kept (what else `o` says stays: the reports, the timeout). BadInput where there is
+// no check.json, or it is damaged.
+CheckOptions with_kept_options(const CheckOptions& o);
 // Where the probe's Python lives: $TRAINPROOF_PYTHON_DIR, the source tree this program was
 // built from, or <prefix>/share/trainproof/python once installed.
 fs::path probe_python_dir();

@@ -28,7 +28,7 @@ Tolerance tolerance_option(const std::string& option, const std::string& text) {
 }  // namespace
 
 void add_check_options(CLI::App* cmd, CheckOptions& o) {
-  cmd->add_option("command", o.command, "The training command, after --")->required();
+  cmd->add_option("command", o.command, "The training command, after -- (with --replay DIR: the one DIR kept)");
   cmd->add_option("--kills", o.kills, "SIGKILL a run this many times, restarting it after each")
       ->capture_default_str()
       ->check(CLI::Range(0, 100));
@@ -44,8 +44,8 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
                   "Append these arguments to the command on every restart after a kill, e.g. "
                   "'--init_from=resume' or '--resume {run_dir}/ckpt.pt'");
   cmd->add_option("--replay", o.replay,
-                  "Judge the runs an earlier check --keep DIR kept, with the same options and command, running "
-                  "nothing");
+                  "Judge the runs an earlier check --keep DIR kept, running nothing: with the options and "
+                  "command it kept (check.json), or those given");
   cmd->add_option("--restart-nproc", o.restart_nproc,
                   "Restart a torchrun command on this many processes per node after each kill (its "
                   "--nproc-per-node rewritten): a resume at another world size, its checkpoint resharded");
