@@ -10,7 +10,8 @@
 # save (--mistake unsaved-generator); its twin saves and restores it (saved-generator).
 #   check_first_op_test.sh TRAINPROOF_BIN PYTHON unseeded-noise|seeded-noise|unsaved-generator|saved-generator
 # CHECK_KEEP: keep the runs there; CHECK_REFERENCE: an uninterrupted trace to stand for the
-# command's own (the twins' uninterrupted runs are bitwise equal: one serves both).
+# command's own (the twins' uninterrupted runs are bitwise equal: one serves both). EVIDENCE=DIR
+# (tests/support/evidence.sh): judged from the runs recorded in DIR/$mistake.
 set -uo pipefail
 bin=$1 py=$2 mistake=$3
 script=$(cd "$(dirname "$0")/.." && pwd)/examples/python_plain/train.py
@@ -24,11 +25,13 @@ case $mistake in
   *) flags=(--kills 1 --seed 3 --resume-args --resume) id=nondeterministic-op law=determinism
      text="torch.randn(inputs.shape, generator=noise)" ;;
 esac
-[ -n "${CHECK_KEEP:-}" ] && rm -rf "$CHECK_KEEP" && flags+=(--keep "$CHECK_KEEP")
+[ -n "${CHECK_KEEP:-}" ] && [ -z "${EVIDENCE:-}" ] && rm -rf "$CHECK_KEEP" && flags+=(--keep "$CHECK_KEEP")
 [ -n "${CHECK_REFERENCE:-}" ] && flags+=(--reference "$CHECK_REFERENCE")
-env -u PYTHONPATH "$bin" check "${flags[@]}" --json "$tmp/r.json" -- "$py" "$script" --out '{run_dir}' \
+source "$(dirname "$0")/support/evidence.sh"  # EVIDENCE=DIR: judged from DIR/$mistake, recorded
+evidence_check "$mistake" "$tmp/r.json" "${flags[@]}" -- "$py" "$script" --out '{run_dir}' \
   --mistake "$mistake" >"$tmp/out.log" 2>&1
-rc=$?
+# Remade: the reference trace the next case takes is this one's (the fixture's CHECK_KEEP).
+[ -n "${CHECK_KEEP:-}" ] && [ -n "${REMAKE:-}" ] && rm -rf "$CHECK_KEEP" && cp -r "$EVIDENCE/$mistake" "$CHECK_KEEP"
 found=$("$py" -c 'import json, sys
 for f in json.load(open(sys.argv[1]))["findings"]:
     print(f["id"], f["where"], f["step"])' "$tmp/r.json") || fail "no JSON report with a findings list"
@@ -50,4 +53,4 @@ else
   grep -A1 "\[$id\]" "$tmp/out.log" | grep -q "a random op" || fail "not advised as a random op"
 fi
 echo "first op ($mistake): ok"
-echo "1 passed, 0 failed"
+evidence_passed "$mistake"

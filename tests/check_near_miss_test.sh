@@ -4,6 +4,7 @@
 # flat parameter: tests/data/loops/near_misses.py) draws no finding from `trainproof check`; its
 # twin with the real mistakes planted draws exactly theirs, so the first test can fail.
 #   check_near_miss_test.sh TRAINPROOF_BIN PYTHON [mistakes]
+# EVIDENCE=DIR (tests/support/evidence.sh): judged from the runs recorded in DIR/none or DIR/mistakes.
 set -uo pipefail
 bin=$1 py=$2 planted=${3:-}
 script=$(cd "$(dirname "$0")" && pwd)/data/loops/near_misses.py
@@ -15,9 +16,9 @@ if [ "$planted" = mistakes ]; then
   mistakes=sequential-before-optimizer,gan-no-zero,dropout-validation,flat-decay
   want="eval-mode-forgotten scheduler-before-optimizer weight-decay-on-bias-or-norm zero-grad-missing"
 fi
-env -u PYTHONPATH "$bin" check --runs 1 --json "$tmp/r.json" -- "$py" "$script" --out '{run_dir}' \
+source "$(dirname "$0")/support/evidence.sh"  # EVIDENCE=DIR: judged from DIR/${planted:-none}, recorded
+evidence_check "${planted:-none}" "$tmp/r.json" --runs 1 -- "$py" "$script" --out '{run_dir}' \
   --mistake "$mistakes" >"$tmp/out.log" 2>&1
-rc=$?
 found=$("$py" -c 'import json, sys
 print(" ".join(sorted(f["id"] for f in json.load(open(sys.argv[1]))["findings"])))' "$tmp/r.json") ||
   fail "no JSON report (exit $rc)"
@@ -31,4 +32,4 @@ else
     "$tmp/out.log" || fail "zero-grad-missing not placed at the generator's backward through the discriminator"
 fi
 echo "findings: ${want:-none}, as expected (exit $rc)"
-echo "1 passed, 0 failed"
+evidence_passed "${planted:-none}"

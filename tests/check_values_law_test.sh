@@ -4,15 +4,16 @@
 # the law, the missing RNG state given as advice; with a Dropout drawing from that RNG
 # (--mistake dropout) the values depart and the same missing state breaks the law.
 #   check_values_law_test.sh TRAINPROOF_BIN PYTHON none|dropout
+# EVIDENCE=DIR (tests/support/evidence.sh): judged from the runs recorded in DIR/none|dropout.
 set -uo pipefail
 bin=$1 py=$2 mistake=$3
 script=$(cd "$(dirname "$0")" && pwd)/data/loops/rng_unused.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
-env -u PYTHONPATH "$bin" check --runs 1 --kills 1 --seed 3 --resume-args --resume -- "$py" "$script" \
+source "$(dirname "$0")/support/evidence.sh"  # EVIDENCE=DIR: judged from DIR/$mistake, recorded
+evidence_check "$mistake" "$tmp/r.json" --runs 1 --kills 1 --seed 3 --resume-args --resume -- "$py" "$script" \
   --out '{run_dir}' --mistake "$mistake" >"$tmp/out.log" 2>&1
-rc=$?
 # The step the restart resumed at (which checkpoint kill 1 caught depends on timing): the
 # departure is named there, at the restart's first step.
 at=$(sed -n 's/.*restart 1 resumed at step \([0-9][0-9]*\) .*/\1/p' "$tmp/out.log" | head -1)
@@ -30,4 +31,4 @@ else
     fail "resume-missing-rng-state not BROKEN at step $at, where the restart resumed"
 fi
 echo "exact resume with $mistake: as expected (exit $rc)"
-echo "1 passed, 0 failed"
+evidence_passed "$mistake"

@@ -17,9 +17,7 @@ root = pathlib.Path(sys.argv[2] if len(sys.argv) > 2 else pathlib.Path(__file__)
 # Named by no recorded case yet, and why; each is named live elsewhere (the test that says so).
 NOT_RECORDED = {
     "resume-rng-redrawn": "accelerate's reshuffle (CheckFrameworksTest.AccelerateReshuffleNamed, nightly)",
-    "resume-state-equal-values-differ": "op reruns of a resume (CheckFirstOpTest.unsaved-generator, nightly)",
     "reshard-state-differs": "a resharded state that departs (ReshardTest, from records)",
-    "nondeterministic-op": "op reruns of two runs (CheckFirstOpTest.unseeded-noise, nightly)",
 }
 # The laws the evidence holds; the schedule (--expect-lr) and the golden (--golden) are the C++
 # loop's, judged live in every run (CheckTest.cpp.*).

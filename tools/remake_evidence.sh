@@ -3,7 +3,8 @@
 # by its test script, its runs kept and made evidence (tools/evidence.py keep), then checked as a
 # replay. Run it after a change to the probe or to an example the cases run; `tools/evidence.py
 # stale tests/data/evidence` (the nightly EvidenceFreshTest) says which are stale.
-#   tools/remake_evidence.sh [CASE...]     (distributed/<case>, findings, probe, loop-shapes; default: all)
+#   tools/remake_evidence.sh [CASE...]     (distributed/<case>, findings, probe, loop-shapes, values-law,
+#                                          near-miss, first-op; default: all)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${TRAINPROOF_BIN:-$root/build/trainproof}
@@ -12,7 +13,7 @@ evidence=$root/tests/data/evidence
 cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then
   for d in "$evidence"/distributed/*/; do [ -d "$d" ] && cases+=("distributed/$(basename "$d")"); done
-  cases+=(findings probe loop-shapes)
+  cases+=(findings probe loop-shapes values-law near-miss first-op)
 fi
 for c in "${cases[@]}"; do
   case $c in
@@ -22,11 +23,12 @@ for c in "${cases[@]}"; do
       EVIDENCE=$evidence/distributed REMAKE=1 bash "$root/tests/check_distributed_test.sh" "$bin" "$venv" "$name" | tail -1
       echo "== $c (replayed)"
       EVIDENCE=$evidence/distributed bash "$root/tests/check_distributed_test.sh" "$bin" "$venv" "$name" | tail -1 ;;
-    findings | probe | loop-shapes)  # the live tests' runs, then replayed
-      test=$(case $c in findings) echo CheckFindingTest ;; probe) echo CheckProbeTest ;; *) echo CheckLoopShapesTest ;; esac)
+    findings | probe | loop-shapes | values-law | near-miss | first-op)  # the live tests' runs, then replayed
+      test=$(case $c in findings) echo CheckFindingTest ;; probe) echo CheckProbeTest ;; loop-shapes) echo CheckLoopShapesTest ;;
+               values-law) echo CheckValuesLawTest ;; near-miss) echo CheckNearMissTest ;; *) echo CheckFirstOpTest ;; esac)
       EVIDENCE=$evidence/$c REMAKE=1 ctest --test-dir "$root/build" -R "^${test%Test}LiveTest\\." -j 2 | tail -3
       ctest --test-dir "$root/build" -R "^$test\\." -j 2 | tail -3 ;;
-    *) echo "remake_evidence: unknown case '$c' (distributed/<case>, findings, probe, or loop-shapes)"; exit 2 ;;
+    *) echo "remake_evidence: unknown case '$c' (distributed/<case>, findings, probe, loop-shapes, values-law, near-miss or first-op)"; exit 2 ;;
   esac
 done
 "$venv/python" "$root/tools/evidence.py" stale "$evidence"
