@@ -33,6 +33,16 @@ data = torch.Generator().manual_seed(1234)  # the data from a generator of its o
 X = torch.randn(64, 4, generator=data)
 y = X.sum(1, keepdim=True)
 
+
+def step(net, opt, i):
+    """One optimizer step on the i-th batch of 8; its loss."""
+    opt.zero_grad()
+    loss = nn.functional.mse_loss(net(X[i * 8:(i + 1) * 8]), y[i * 8:(i + 1) * 8])
+    loss.backward()
+    opt.step()
+    return loss
+
+
 if a.shape == "two-optimizers":
     D = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
     G = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 4))
@@ -59,10 +69,7 @@ elif a.shape == "epoch-files":
         net.load_state_dict(torch.load(a.net, weights_only=True))
     for epoch in range(3):
         for i in range(8):
-            opt.zero_grad()
-            loss = nn.functional.mse_loss(net(X[i * 8:(i + 1) * 8]), y[i * 8:(i + 1) * 8])
-            loss.backward()
-            opt.step()
+            step(net, opt, i)
         torch.save(net.state_dict(), os.path.join(a.out, f"net_epoch_{epoch}.pth"))
 elif a.shape in ("sequential-warmup", "chained", "long-warmup"):
     net = nn.Linear(4, 1)
@@ -77,10 +84,7 @@ elif a.shape in ("sequential-warmup", "chained", "long-warmup"):
     else:
         sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 1000))
     for i in range(8):
-        opt.zero_grad()
-        loss = nn.functional.mse_loss(net(X[i * 8:(i + 1) * 8]), y[i * 8:(i + 1) * 8])
-        loss.backward()
-        opt.step()
+        loss = step(net, opt, i)
         sched.step()  # every optimizer step: correct
         print(f"step {i + 1} loss {loss.item():.9g}", flush=True)
 elif a.shape in ("per-epoch-cosine", "per-epoch-lambda", "cosine-per-epoch"):
@@ -94,10 +98,7 @@ elif a.shape in ("per-epoch-cosine", "per-epoch-lambda", "cosine-per-epoch"):
         sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=3 * 8)  # the mistake: sized in steps
     for epoch in range(3):
         for i in range(8):
-            opt.zero_grad()
-            loss = nn.functional.mse_loss(net(X[i * 8:(i + 1) * 8]), y[i * 8:(i + 1) * 8])
-            loss.backward()
-            opt.step()
+            loss = step(net, opt, i)
             print(f"step {epoch * 8 + i + 1} loss {loss.item():.9g}", flush=True)
         sched.step()  # once per epoch
 elif a.shape == "closure":
