@@ -131,7 +131,7 @@ case $case in
     grep -A1 "\[reshard-samples-differ\]" "$tmp/out.log" | grep -qE "rank 0 first: it took [0-9]+ samples of step [0-9]+ \($want\)" \
       || fail "the rank that took another step's samples is not named, nor how ($want)"
     ;;
-  reshard-bad-input)  # no torchrun --nproc-per-node to rewrite, or the same number: bad input, exit 2
+  reshard-bad-input)  # no torchrun --nproc-per-node to rewrite, not a number, or the same number: bad input, exit 2
     "$bin" check --kills 1 --restart-nproc 1 -- python "$loop" >"$tmp/out.log" 2>&1
     [ $? = 2 ] || fail "a command without --nproc-per-node was not bad input"
     grep -q "gives torchrun no --nproc-per-node" "$tmp/out.log" || fail "the message does not say what is missing"
@@ -139,6 +139,9 @@ case $case in
     [ $? = 2 ] && grep -q "already runs 2 process(es) per node" "$tmp/out.log" || fail "a restart on as many processes was accepted"
     "$bin" check --restart-nproc 1 -- "${torchrun2[@]}" "$loop" >"$tmp/out.log" 2>&1
     [ $? = 2 ] && grep -q "only with --kills" "$tmp/out.log" || fail "--restart-nproc without --kills was accepted"
+    "$bin" check --kills 1 --restart-nproc 1 -- torchrun --standalone --nproc-per-node=auto "$loop" >"$tmp/out.log" 2>&1
+    [ $? = 2 ] && grep -q "nproc-per-node is not a number (auto" "$tmp/out.log" \
+      || fail "--nproc-per-node=auto was taken for a world size"
     ;;
   *) echo "unknown case $case"; exit 2 ;;
 esac

@@ -215,7 +215,12 @@ void check_restart_nproc(const CheckOptions& o) {
   if (!o.probe)
     throw BadInput("check --restart-nproc: not with --no-probe (the resume is judged from the probe's sums)");
   const int from = nproc_per_node(o.command);
-  if (from == 0) with_nproc_per_node(o.command, o.restart_nproc);  // says what is missing
+  if (from == 0) {
+    with_nproc_per_node(o.command, o.restart_nproc);  // says what is missing, where nothing is
+    throw BadInput(
+        "check --restart-nproc: the command's --nproc-per-node is not a number (auto, gpu: torchrun's own "
+        "choice); give it the number of processes the first run takes, so that the resume's world sizes are known");
+  }
   if (from == o.restart_nproc)
     throw BadInput(
         fmt::format("check --restart-nproc {}: the command already runs {} process(es) per node; a resume "

@@ -72,6 +72,9 @@ Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const 
 // The law `name` where a start of the preempted run failed: broken (not preemption-safe), or NOT
 // TESTED where the restart died for a file --resume-args names that the run had not written yet.
 std::optional<Law> failed_start_law(const Preemption& p, const std::string& name);
+// The law `name` NOT TESTED where the uninterrupted run recorded fewer than two steps: nowhere to
+// kill it (check_resume.cpp).
+std::optional<Law> nowhere_to_kill(const RecordedTrace& straight, const std::string& name);
 // Where the kills are armed (recorded step counts), drawn from `seed` (check_resume.cpp).
 std::vector<size_t> plan_kills(const RecordedTrace& straight, int kills, uint64_t seed);
 

@@ -28,6 +28,12 @@ namespace trainproof {
 // write into the run folder once armed: where the uninterrupted run saved nothing after the
 // drawn step (a short run, sparse checkpoints), it is armed at one of the run's saves instead,
 // so that a write comes. The others follow it, at random steps.
+std::optional<Law> nowhere_to_kill(const RecordedTrace& straight, const std::string& name) {
+  if (straight.steps.size() >= 2) return std::nullopt;
+  return Law::not_tested(name,
+                         fmt::format("the command records {} step(s): nowhere to kill it", straight.steps.size()));
+}
+
 std::vector<size_t> plan_kills(const RecordedTrace& straight, int kills, uint64_t seed) {
   const size_t total = straight.steps.size();
   std::mt19937_64 rng(seed);
@@ -406,10 +412,7 @@ ResumeVerdict preempted_run(const Launcher& launch, const RecordedTrace& straigh
                             const std::string& run, bool away_from_writes, Progress& progress) {
   const std::string name =
       fmt::format("exact resume: SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", o.kills);
-  const size_t total = straight.steps.size();
-  if (total < 2)
-    return {
-        Law::not_tested(name, fmt::format("the command records {} step(s): nowhere to kill it", total)), {}, {}, false};
+  if (auto untested = nowhere_to_kill(straight, name)) return {*untested, {}, {}, false};
   const Preemption p = preempt(launch, plan_kills(straight, o.kills, o.seed), run, away_from_writes, progress);
   return judge_preemption(p, straight, name, o.runs_differ, o.reruns);
 }

@@ -300,9 +300,7 @@ ReshardVerdict reshard_law(const Launcher& launch, const ProcessRun& straight, c
   const int from = nproc_per_node(o.command), to = o.restart_nproc;
   const std::string name =
       fmt::format("resume at another world size: restarted on {} process(es) per node where it ran on {}", to, from);
-  const size_t total = straight.main().steps.size();
-  if (total < 2)
-    return {Law::not_tested(name, fmt::format("the command records {} step(s): nowhere to kill it", total)), {}};
+  if (auto untested = nowhere_to_kill(straight.main(), name)) return {*untested, {}};
   const Preemption p = preempt(launch, plan_kills(straight.main(), o.kills, o.seed), "preempted", false, progress);
   ProcessRun preempted;
   preempted.traces = read_process_traces(p.run.trace_env);
