@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "trainproof/check/findings.h"
 #include "trainproof/report/report.h"
 
 namespace trainproof {
@@ -121,6 +123,21 @@ TEST(CheckReportTest, TheConsoleCountsLawsByTheirTally) {
   const std::string out = console_reporter()->check(r);
   EXPECT_NE(out.find("check: 3 laws, 1 held, 1 broken, 1 not tested, 1 advice, 0 finding(s)"), std::string::npos)
       << out;
+}
+
+// One catalog of laws: each finding's law is in it, a law's entry is known by its law, and a law
+// the catalog lacks is refused (a bug of trainproof's, never a law spelled anew at a call site).
+TEST(LawCatalogTest, EveryFindingsLawIsALawAndEachEntryKnowsItsLaw) {
+  for (const auto& f : finding_catalog()) {
+    const auto& laws = law_catalog();
+    EXPECT_TRUE(std::any_of(laws.begin(), laws.end(), [&](const LawKind& k) { return k.id == f.law; }))
+        << f.id << "'s law '" << f.law << "' is not in the law catalog";
+  }
+  EXPECT_EQ(law_of(law_heading(law::kExactResume, "SIGKILLed 1 time(s)")), law::kExactResume);
+  EXPECT_EQ(law_of(law_heading(law::kReshard, "restarted on 1")), law::kReshard);
+  EXPECT_EQ(law_of("determinism (advice in the band lane: runs may differ)"), law::kDeterminism);
+  EXPECT_EQ(law_of("no law: of any kind"), "");
+  EXPECT_THROW(law_heading("exact-resume", "misspelt"), std::logic_error);
 }
 
 }  // namespace

@@ -38,7 +38,8 @@ namespace {
 
 // The recorded lr of every step against the schedule, with the usual culprits named.
 Law schedule_law(const RecordedTrace& t, const CheckOptions& o) {
-  const std::string name = fmt::format("the schedule: every step's recorded lr is {}'s", o.expect_lr_spec);
+  const std::string name =
+      law_heading(law::kSchedule, fmt::format("every step's recorded lr is {}'s", o.expect_lr_spec));
   std::vector<double> got;
   std::vector<int64_t> steps;
   for (const auto& [step, values] : t.steps) {
@@ -100,7 +101,7 @@ std::string recorded_summary(const ProcessRun& run) {
   return what;
 }
 
-constexpr const char* kDeterminismLawName = "determinism: two uninterrupted runs are bitwise equal";
+const std::string kDeterminismLawName = law_heading(law::kDeterminism, "two uninterrupted runs are bitwise equal");
 
 // The law of determinism, and what says why two runs differ: `first` and `second` (`b`, its
 // process that `first`'s primary is), the findings the script drew already (`named`), and the op

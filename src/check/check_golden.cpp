@@ -13,6 +13,7 @@
 #include "src/core/envelope.h"
 #include "src/process/exec_paths.h"
 #include "src/process/process.h"
+#include "trainproof/check/findings.h"
 #include "trainproof/core/band.h"
 #include "trainproof/core/compare.h"
 #include "trainproof/core/data_dirs.h"
@@ -65,7 +66,8 @@ Fingerprint trained_fingerprint(const RecordedTrace& run) {
 
 Law golden_law(const RecordedTrace& run, const DeviceGolden& golden, const CheckOptions& o,
                std::vector<ReportEntry>& series) {
-  const std::string name = fmt::format("the golden curve: within the tolerances of {}", o.golden.string());
+  const std::string name =
+      law_heading(law::kGoldenCurve, fmt::format("within the tolerances of {}", o.golden.string()));
   const Trace observed = to_trace(run);
   const auto diffs = fingerprint_diff(Fingerprint::parse(golden.fingerprint), trained_fingerprint(run));
   const bool cross = is_cross_environment(diffs);
@@ -214,7 +216,7 @@ std::vector<RecordedTrace> band_runs(const Launcher& launch, const CheckOptions&
 
 // Runs that differ are what this lane is for: said, not held against the loop.
 Law determinism_advice(const std::vector<RecordedTrace>& runs) {
-  const std::string name = "determinism (advice in the band lane: runs may differ)";
+  const std::string name = fmt::format("{} (advice in the band lane: runs may differ)", law::kDeterminism);
   for (size_t r = 1; r < runs.size(); ++r)
     if (const std::string diff = first_difference(runs[0], runs[r]); !diff.empty())
       return {name, true, fmt::format("runs 1 and {} differ, {}: expected in this lane", r + 1, diff), true};
@@ -278,9 +280,9 @@ std::vector<Law> band_laws(const DeviceGolden& golden, const std::vector<Recorde
   const Series* steps = golden.trace.find("step");
   const std::vector<Trace> traces = traces_of(runs);
   std::vector<Law> laws;
-  const std::string name =
-      fmt::format("the band: every run within {:.3g} spreads of {}'s mean ({} runs; {})", k, o.golden.string(),
-                  band.runs, o.band_k > 0 ? "--band-k" : "the default for that many");
+  const std::string name = law_heading(
+      law::kBand, fmt::format("every run within {:.3g} spreads of {}'s mean ({} runs; {})", k, o.golden.string(),
+                              band.runs, o.band_k > 0 ? "--band-k" : "the default for that many"));
   std::optional<Law> outside;
   for (size_t r = 0; r < traces.size() && !outside; ++r)
     if (const auto e = first_outside_band(golden.trace, band, traces[r], k)) {
@@ -305,7 +307,8 @@ std::vector<Law> band_laws(const DeviceGolden& golden, const std::vector<Recorde
   }
   if (each.empty()) return laws;  // no series named like a loss: the band alone holds the run
   laws.push_back(
-      {fmt::format("the final loss: not higher than the golden's (one-sided Welch t-test, alpha {})", kBandFinalAlpha),
+      {law_heading(law::kFinalLoss,
+                   fmt::format("not higher than the golden's (one-sided Welch t-test, alpha {})", kBandFinalAlpha)),
        rose.empty(), fmt::format("{}", fmt::join(rose.empty() ? each : rose, "; "))});
   return laws;
 }

@@ -410,8 +410,8 @@ namespace {
 // intact one).
 ResumeVerdict preempted_run(const Launcher& launch, const RecordedTrace& straight, const ResumeOptions& o,
                             const std::string& run, bool away_from_writes, Progress& progress) {
-  const std::string name =
-      fmt::format("exact resume: SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", o.kills);
+  const std::string name = law_heading(
+      law::kExactResume, fmt::format("SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", o.kills));
   if (auto untested = nowhere_to_kill(straight, name)) return {*untested, {}, {}, false};
   const Preemption p = preempt(launch, plan_kills(straight, o.kills, o.seed), run, away_from_writes, progress);
   return judge_preemption(p, straight, name, o.runs_differ, o.reruns);

@@ -11,13 +11,46 @@ namespace trainproof {
 
 namespace {
 
-constexpr std::string_view kResumeLaw = "exact resume", kReshardLaw = "resume at another world size",
-                           kCheckpointLaw = "checkpoints", kLoopLaw = "the training loop",
-                           kScheduleLaw = "the schedule", kDeterminismLaw = "determinism";
+constexpr std::string_view kResumeLaw = law::kExactResume, kReshardLaw = law::kReshard,
+                           kCheckpointLaw = law::kCheckpoints, kLoopLaw = law::kTrainingLoop,
+                           kScheduleLaw = law::kSchedule, kDeterminismLaw = law::kDeterminism;
 constexpr std::string_view kExactly = "003, Checkpoint and Resume — Exactly", kMistakes = "003, Common mistakes",
-                           kReproducibility = "003, Reproducibility";
+                           kReproducibility = "003, Reproducibility",
+                           kAtAnotherSize =
+                               "003, Checkpoint and Resume — Exactly, at "
+                               "another world size",
+                           kGoldens = "DESIGN.md, golden traces (the documents' printed outputs)";
 
 }  // namespace
+
+const std::vector<LawKind>& law_catalog() {
+  static const std::vector<LawKind> rows = {
+      {law::kDeterminism, kReproducibility},
+      {law::kExactResume, kExactly},
+      {law::kReshard, kAtAnotherSize},
+      {law::kSchedule, "000, Learning Rate Warmup"},
+      {law::kGoldenCurve, kGoldens},
+      {law::kBand, kGoldens},
+      {law::kFinalLoss, kGoldens},
+      {law::kCheckpoints, kExactly, /*judged=*/false},
+      {law::kTrainingLoop, kMistakes, /*judged=*/false},
+  };
+  return rows;
+}
+
+std::string law_heading(std::string_view id, std::string_view what) {
+  const auto& rows = law_catalog();
+  if (std::none_of(rows.begin(), rows.end(), [&](const LawKind& k) { return k.id == id; }))
+    throw std::logic_error(fmt::format("law '{}' is not in the catalog (findings.h)", id));
+  return fmt::format("{}: {}", id, what);
+}
+
+std::string_view law_of(const std::string& entry_name) {
+  std::string_view best;
+  for (const auto& k : law_catalog())
+    if (entry_name.rfind(k.id, 0) == 0 && k.id.size() > best.size()) best = k.id;
+  return best;
+}
 
 const std::vector<FindingKind>& finding_catalog() {
   using namespace finding_id;
@@ -32,8 +65,8 @@ const std::vector<FindingKind>& finding_catalog() {
       {kResumeStateEqualValuesDiffer, kResumeLaw, kExactly},
       {kNonAtomicCheckpoint, kResumeLaw, "003, Checkpoint and Resume — Exactly, \"write atomically\""},
       {kCheckpointMissingState, kCheckpointLaw, kExactly},
-      {kReshardStateDiffers, kReshardLaw, "003, Checkpoint and Resume — Exactly, at another world size"},
-      {kReshardSamplesDiffer, kReshardLaw, "003, Checkpoint and Resume — Exactly, at another world size"},
+      {kReshardStateDiffers, kReshardLaw, kAtAnotherSize},
+      {kReshardSamplesDiffer, kReshardLaw, kAtAnotherSize},
       {kUnsafeTorchLoad, kCheckpointLaw, kMistakes},
       {kZeroGradMissing, kLoopLaw, kMistakes},
       {kEvalModeForgotten, kLoopLaw, kMistakes},

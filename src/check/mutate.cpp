@@ -17,6 +17,7 @@
 #include "src/check/check_runs.h"
 #include "src/check/probe_findings.h"
 #include "src/process/process.h"
+#include "trainproof/check/findings.h"
 #include "trainproof/core/atomic_file.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/progress.h"
@@ -84,19 +85,19 @@ std::vector<Site> list_sites(const std::string& python, const std::string& scrip
 
 // Why a mutant check saw nothing, as far as check can tell, and what would make it see.
 std::string why_survived(const Site& s, const CheckOptions& c, const CheckReport& r,
-                         const std::vector<std::string>& base_findings) {
+                         const std::vector<Finding>& base_findings) {
   if (s.resume) {
     if (c.kills == 0) return "no kill, so no restart to miss it: run with --kills 1 or more";
     // The unmutated script breaks the law already: its own first departure comes first.
     const auto own = std::find_if(base_findings.begin(), base_findings.end(),
-                                  [](const std::string& f) { return f.find("exact resume") != std::string::npos; });
+                                  [](const Finding& f) { return !f.allowed && f.law == law::kExactResume; });
     for (const auto& e : r.laws)
       if (e.status == Status::kBroken)
         return fmt::format(
             "masked: the unmutated script already breaks {}{}; the first departure is its own, so "
             "this one shows only once that is fixed",
-            e.name.substr(0, e.name.find(':')),
-            own == base_findings.end() ? std::string() : fmt::format(" ({})", *own));
+            law_of(e.name),
+            own == base_findings.end() ? std::string() : fmt::format(" ([{}] {})", own->id, own->heading()));
     for (const auto& e : r.laws)
       if (e.status == Status::kNotTested) return fmt::format("the resume law was not tested: {}", e.detail);
     return "every restart resumed bitwise: the piece may not matter to this loop, or no restart came after it "
@@ -226,7 +227,7 @@ MutateReport mutate(const MutateOptions& o) {
         m.by = fmt::format("[{}] {}{}", f->id, f->heading(), f->advice ? " (advice)" : "");
       } else if (law) {
         m.outcome = MutantResult::Outcome::kCaught;
-        m.by = fmt::format("{} BROKEN", law->name.substr(0, law->name.find(':')));
+        m.by = fmt::format("{} BROKEN", law_of(law->name));
       } else if (!fs::exists(ran, ec)) {
         m.why = "the planted line never ran in any run";
       } else if (same_run(base.keep / "uninterrupted-1.trace", c.keep / "uninterrupted-1.trace")) {
@@ -236,7 +237,7 @@ MutateReport mutate(const MutateOptions& o) {
       } else {
         // Masked (the unmutated script breaks the same law first): not a miss of the gate, which
         // is red for this script already.
-        m.why = why_survived(s, c, r, out.base_findings);
+        m.why = why_survived(s, c, r, b.findings);
         if (m.why.rfind("masked", 0) != 0) m.outcome = MutantResult::Outcome::kSurvived;
       }
     } catch (const BadInput& e) {  // the mutant fails its first run: no CI would miss it

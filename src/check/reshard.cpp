@@ -88,9 +88,10 @@ Finding finding(std::string_view id, const GlobalStep& s, int64_t step, std::str
 class Judge {
  public:
   Judge(const ProcessRun& straight, const ProcessRun& preempted, int from, int to)
-      : name_(fmt::format("resume at another world size: restarted on {} process(es) per node where it ran on {}, "
-                          "trains from the checkpoint's state, on every sample once, later steps within rel {:g}",
-                          to, from, kReshardBand)),
+      : name_(law_heading(law::kReshard, fmt::format("restarted on {} process(es) per node where it ran on {}, "
+                                                     "trains from the checkpoint's state, on every sample once, "
+                                                     "later steps within rel {:g}",
+                                                     to, from, kReshardBand))),
         ref_(starts_of(straight)[1]),
         run_(starts_of(preempted)),
         saved_in_first_(saved_in_first_start(preempted)) {}
@@ -299,7 +300,7 @@ ReshardVerdict reshard_law(const Launcher& launch, const ProcessRun& straight, c
                            const std::string& runs_differ, Progress& progress) {
   const int from = nproc_per_node(o.command), to = o.restart_nproc;
   const std::string name =
-      fmt::format("resume at another world size: restarted on {} process(es) per node where it ran on {}", to, from);
+      law_heading(law::kReshard, fmt::format("restarted on {} process(es) per node where it ran on {}", to, from));
   if (auto untested = nowhere_to_kill(straight.main(), name)) return {*untested, {}};
   const Preemption p = preempt(launch, plan_kills(straight.main(), o.kills, o.seed), "preempted", false, progress);
   ProcessRun preempted;

@@ -49,6 +49,19 @@ void print_findings(bool json) {
     fmt::print("{:<34} {:<30} {}{}\n", k.id, k.law, k.document, k.advice ? " (advice)" : "");
 }
 
+// The laws check holds a command to, and the two only findings break (trainproof/check/findings.h).
+void print_laws(bool json) {
+  if (json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& k : law_catalog()) out.push_back({{"id", k.id}, {"document", k.document}, {"judged", k.judged}});
+    fmt::print("{}\n", out.dump(2));
+    return;
+  }
+  fmt::print("{:<30} {}\n", "law", "document passage");
+  for (const auto& k : law_catalog())
+    fmt::print("{:<30} {}{}\n", k.id, k.document, k.judged ? "" : " (broken only by its findings)");
+}
+
 void print_table(const std::filesystem::path& golden_dir) {
   fmt::print("devices available: {}\n", fmt::join(available_devices(), ", "));
   std::vector<std::string> paths;
@@ -63,17 +76,21 @@ void print_table(const std::filesystem::path& golden_dir) {
 }  // namespace
 
 CliCommand list_command(CliEnv& env) {
-  auto json = std::make_shared<bool>(false), findings = std::make_shared<bool>(false);
-  return {[&env, json, findings](CLI::App& app) {
+  auto json = std::make_shared<bool>(false), findings = std::make_shared<bool>(false),
+       laws = std::make_shared<bool>(false);
+  return {[&env, json, findings, laws](CLI::App& app) {
             auto* list = app.add_subcommand("list", "Scenarios, devices available, golden status");
             list->add_option("--golden", env.golden_dir, "Folder of golden .h5 files");
             list->add_flag("--json", *json, "Scenario metadata and negative controls as JSON");
             list->add_flag("--findings", *findings, "The findings check names: id, law, document passage");
+            list->add_flag("--laws", *laws, "The laws check holds a command to: id, document passage");
             return list;
           },
-          [&env, json, findings] {
+          [&env, json, findings, laws] {
             if (*findings)
               print_findings(*json);
+            else if (*laws)
+              print_laws(*json);
             else if (*json)
               print_json(env.golden_dir);
             else

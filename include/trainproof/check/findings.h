@@ -41,10 +41,38 @@ inline constexpr std::string_view kUnseededRng = "unseeded-rng";
 inline constexpr std::string_view kNondeterministicOp = "nondeterministic-op";
 }  // namespace finding_id
 
-// A row of the catalog.
+// The laws: those check holds a run to (an entry of their own in its report, headed
+// "<law>: <what it holds here>", law_heading), and the two that only findings break (the script's
+// checkpoints and its training loop). Each finding names its law.
+namespace law {
+inline constexpr std::string_view kDeterminism = "determinism";
+inline constexpr std::string_view kExactResume = "exact resume";
+inline constexpr std::string_view kReshard = "resume at another world size";
+inline constexpr std::string_view kSchedule = "the schedule";
+inline constexpr std::string_view kGoldenCurve = "the golden curve";
+inline constexpr std::string_view kBand = "the band";
+inline constexpr std::string_view kFinalLoss = "the final loss";
+inline constexpr std::string_view kCheckpoints = "checkpoints";
+inline constexpr std::string_view kTrainingLoop = "the training loop";
+}  // namespace law
+
+struct LawKind {
+  std::string_view id;
+  std::string_view document;  // where it comes from
+  bool judged = true;         // held or broken by a run (an entry of its own); else only findings break it
+};
+// Every law, in the order a report lists them.
+const std::vector<LawKind>& law_catalog();
+// "<law>: <what>", the name of a law's entry in a report; a law the catalog lacks is a bug of
+// trainproof's (InternalError).
+std::string law_heading(std::string_view law, std::string_view what);
+// The law a report entry's name is headed by (the catalog's longest id it begins with); "" for none.
+std::string_view law_of(const std::string& entry_name);
+
+// A row of the findings catalog.
 struct FindingKind {
   std::string_view id;
-  std::string_view law;       // "exact resume", "the training loop", ...: as the report heads it
+  std::string_view law;       // law::kExactResume, law::kTrainingLoop, ...: as the report heads it
   std::string_view document;  // the documents' passage: "003, Common mistakes"
   bool advice = false;        // said, never breaking a law
 };
