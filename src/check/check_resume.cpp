@@ -334,7 +334,7 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
     return v;
   }
   Placed placed = place_restarts(p, straight, read_recorded_trace(r.trace));
-  v.seen = placed.seen;
+  v.seen = std::move(placed.seen);
   const RecordedTrace& resumed = v.seen.trace;
   std::vector<std::string>& notes = placed.notes;
   const std::vector<size_t>& restarts = p.restarts;
@@ -429,11 +429,11 @@ ResumeVerdict resume_law(const Launcher& launch, const RecordedTrace& straight, 
   progress.note("a restart died on the torn checkpoint: one more run, killed once away from any write, for the rest");
   ResumeOptions once = o;
   once.kills = 1;
-  const ResumeVerdict again = preempted_run(launch, straight, once, "preempted-away-from-writes", true, progress);
+  ResumeVerdict again = preempted_run(launch, straight, once, "preempted-away-from-writes", true, progress);
   v.law.detail += fmt::format("\n    Killed once more away from any write (a run of its own): {}: {}",
                               law_status_text(again.law.status), again.law.detail);
   v.findings.insert(v.findings.end(), again.findings.begin(), again.findings.end());
-  if (!again.seen.trace_env.empty()) v.seen = again.seen;  // the run the report plots: the last one judged
+  if (!again.seen.trace_env.empty()) v.seen = std::move(again.seen);  // the run the report plots: the last judged
   return v;
 }
 

@@ -11,9 +11,6 @@ namespace trainproof {
 
 namespace {
 
-constexpr std::string_view kResumeLaw = law::kExactResume, kReshardLaw = law::kReshard,
-                           kCheckpointLaw = law::kCheckpoints, kLoopLaw = law::kTrainingLoop,
-                           kScheduleLaw = law::kSchedule, kDeterminismLaw = law::kDeterminism;
 constexpr std::string_view kExactly = "003, Checkpoint and Resume — Exactly", kMistakes = "003, Common mistakes",
                            kReproducibility = "003, Reproducibility",
                            kAtAnotherSize =
@@ -55,30 +52,30 @@ std::string_view law_of(const std::string& entry_name) {
 const std::vector<FindingKind>& finding_catalog() {
   using namespace finding_id;
   static const std::vector<FindingKind> rows = {
-      {kResumeMissingRngState, kResumeLaw, kExactly},
-      {kResumeRngRedrawn, kResumeLaw, kExactly},
-      {kResumeMissingOptimizerState, kResumeLaw, kExactly},
-      {kResumeMissingSchedulerState, kResumeLaw, kExactly},
-      {kResumeMissingDataPosition, kResumeLaw, kExactly},
-      {kResumeMissingScalerState, kResumeLaw, kExactly},
-      {kResumeParamsDiffer, kResumeLaw, kExactly},
-      {kResumeStateEqualValuesDiffer, kResumeLaw, kExactly},
-      {kNonAtomicCheckpoint, kResumeLaw, "003, Checkpoint and Resume — Exactly, \"write atomically\""},
-      {kCheckpointMissingState, kCheckpointLaw, kExactly},
-      {kReshardStateDiffers, kReshardLaw, kAtAnotherSize},
-      {kReshardSamplesDiffer, kReshardLaw, kAtAnotherSize},
-      {kUnsafeTorchLoad, kCheckpointLaw, kMistakes},
-      {kZeroGradMissing, kLoopLaw, kMistakes},
-      {kEvalModeForgotten, kLoopLaw, kMistakes},
-      {kTrainModeForgotten, kLoopLaw, kMistakes},
-      {kValidationWithGrad, kLoopLaw, "003, validate under no_grad", /*advice=*/true},
-      {kSoftmaxBeforeCrossEntropy, kLoopLaw, kMistakes},
-      {kWeightDecayOnBiasOrNorm, kLoopLaw, kMistakes},
-      {kClipBeforeUnscale, kLoopLaw, "000, A Mixed-Precision Training Loop"},
-      {kSchedulerPerEpoch, kScheduleLaw, "000, Learning Rate Warmup"},
-      {kSchedulerBeforeOptimizer, kScheduleLaw, kMistakes},
-      {kUnseededRng, kDeterminismLaw, kReproducibility},
-      {kNondeterministicOp, kDeterminismLaw, kReproducibility},
+      {kResumeMissingRngState, law::kExactResume, kExactly},
+      {kResumeRngRedrawn, law::kExactResume, kExactly},
+      {kResumeMissingOptimizerState, law::kExactResume, kExactly},
+      {kResumeMissingSchedulerState, law::kExactResume, kExactly},
+      {kResumeMissingDataPosition, law::kExactResume, kExactly},
+      {kResumeMissingScalerState, law::kExactResume, kExactly},
+      {kResumeParamsDiffer, law::kExactResume, kExactly},
+      {kResumeStateEqualValuesDiffer, law::kExactResume, kExactly},
+      {kNonAtomicCheckpoint, law::kExactResume, "003, Checkpoint and Resume — Exactly, \"write atomically\""},
+      {kCheckpointMissingState, law::kCheckpoints, kExactly},
+      {kReshardStateDiffers, law::kReshard, kAtAnotherSize},
+      {kReshardSamplesDiffer, law::kReshard, kAtAnotherSize},
+      {kUnsafeTorchLoad, law::kCheckpoints, kMistakes},
+      {kZeroGradMissing, law::kTrainingLoop, kMistakes},
+      {kEvalModeForgotten, law::kTrainingLoop, kMistakes},
+      {kTrainModeForgotten, law::kTrainingLoop, kMistakes},
+      {kValidationWithGrad, law::kTrainingLoop, "003, validate under no_grad", /*advice=*/true},
+      {kSoftmaxBeforeCrossEntropy, law::kTrainingLoop, kMistakes},
+      {kWeightDecayOnBiasOrNorm, law::kTrainingLoop, kMistakes},
+      {kClipBeforeUnscale, law::kTrainingLoop, "000, A Mixed-Precision Training Loop"},
+      {kSchedulerPerEpoch, law::kSchedule, "000, Learning Rate Warmup"},
+      {kSchedulerBeforeOptimizer, law::kSchedule, kMistakes},
+      {kUnseededRng, law::kDeterminism, kReproducibility},
+      {kNondeterministicOp, law::kDeterminism, kReproducibility},
   };
   return rows;
 }

@@ -212,7 +212,7 @@ void print_check_report(Out o, const CheckReport& r) {
     if (!g->replaced.empty()) fmt::format_to(o, "    the old golden is unreadable and is replaced: {}\n", g->replaced);
     print_changes(o, g->changes);
     for (const auto& line : g->series) fmt::format_to(o, "    {}\n", line);
-    for (const auto& p : g->problems) fmt::format_to(o, "    {}: {}\n", g->written ? "FORCED (--force)" : "REFUSED", p);
+    for (const auto& p : g->problems) fmt::format_to(o, "    {}: {}\n", g->problem_status(), p);
     if (g->written)
       fmt::format_to(o, "wrote {}\n", g->path);
     else

@@ -174,7 +174,7 @@ std::string golden_section(const CheckGoldenWrite& g) {
                                 xml_escape(g.path), xml_escape(g.made_of));
   if (!g.replaced.empty()) out += "<p>the old golden could not be read: " + xml_escape(g.replaced) + "</p>";
   std::vector<std::string> problems;
-  for (const auto& p : g.problems) problems.push_back((g.written ? "FORCED (--force): " : "REFUSED: ") + p);
+  for (const auto& p : g.problems) problems.push_back(fmt::format("{}: {}", g.problem_status(), p));
   out += list("Why", problems);
   std::string rows;
   for (const auto& c : g.changes)

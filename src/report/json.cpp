@@ -86,8 +86,9 @@ std::string json_of(const CheckReport& r) {
   nlohmann::json j;
   j["command"] = "check";
   j["seconds"] = r.seconds;
-  j["results"] = results(check_entries(r));
-  put_tally(j, tally(check_entries(r)));
+  const std::vector<ReportEntry> entries = check_entries(r);
+  j["results"] = results(entries);
+  put_tally(j, tally(entries));
   j["findings"] = nlohmann::json::array();
   for (const auto& f : r.findings)
     j["findings"].push_back({{"id", f.id},

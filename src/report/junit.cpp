@@ -62,7 +62,7 @@ std::string junit_of(const CheckReport& r) {
                          xml_escape(g->path));
     std::string lines;
     if (!g->replaced.empty()) lines += "the old golden could not be read: " + g->replaced + "\n";
-    for (const auto& p : g->problems) lines += (g->written ? "FORCED (--force): " : "REFUSED: ") + p + "\n";
+    for (const auto& p : g->problems) lines += fmt::format("{}: {}\n", g->problem_status(), p);
     for (const auto& c : g->changes) lines += fmt::format("{}: {}; cross {}\n", c.series, c.what, c.cross);
     for (const auto& t : g->tolerances)
       lines += fmt::format("{}: tolerance {} ({})\n", t.series, t.cross, t.provenance);

@@ -87,7 +87,7 @@ std::string check_markdown(const CheckReport& r) {
   if (const auto& g = r.golden) {
     md += fmt::format("\n**{}** `{}` ({}).\n", g->written ? "Wrote" : "REFUSED to write", g->path, g->made_of);
     if (!g->replaced.empty()) md += fmt::format("\nThe old golden could not be read: {}.\n", g->replaced);
-    for (const auto& p : g->problems) md += fmt::format("\n- {}: {}", g->written ? "FORCED (--force)" : "REFUSED", p);
+    for (const auto& p : g->problems) md += fmt::format("\n- {}: {}", g->problem_status(), p);
     for (const auto& line : g->series) md += fmt::format("\n- {}", line);
     md += "\n\n" + regen_markdown(g->changes, g->tolerances);
   }

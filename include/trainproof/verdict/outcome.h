@@ -242,9 +242,12 @@ struct CheckGoldenWrite {
   std::vector<std::string> problems;     // each refuses the golden, unless --force (then kept in it as forced)
   std::string replaced;                  // why the old golden could not be read ("": read, or none)
   bool written = false;
+  // What each problem made of the golden, as every report heads it.
+  const char* problem_status() const { return written ? "FORCED (--force)" : "REFUSED"; }
 };
 // What check found, each thing once; every reporter renders each field its format holds
-// (report/report.h says which), and ReportsTest.CheckReportEveryField fails on one dropped.
+// (report/report.h says which), and CheckReportTest.EveryReporterRendersEveryFieldItHolds fails on
+// one dropped.
 struct CheckReport {
   std::vector<ReportEntry> laws;           // kind "invariant", in the order held: pass, BROKEN, NOT TESTED or advice
   std::vector<ReportEntry> series;         // --golden: each recorded series held to the golden (kind "series")
