@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -74,6 +75,56 @@ TEST(ProcessTest, AFailedWaitIsAnErrorNotACleanExit) {
   EXPECT_EQ(wait_exit(pid), 3);
   EXPECT_THROW(wait_exit(pid), std::system_error);
   EXPECT_THROW(poll_exit(pid), std::system_error);
+}
+
+// The state letter of process `pid` (R, S, T, Z...), or 0 once it is gone.
+char state_of(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  std::getline(in, stat);
+  const size_t close = stat.rfind(')');
+  return close == std::string::npos || close + 2 >= stat.size() ? 0 : stat[close + 2];
+}
+
+// Whether `pid` is stopped within `ms` milliseconds (a signal lands when the process next runs).
+bool stopped_within(pid_t pid, int ms) {
+  for (int waited = 0; state_of(pid) != 'T'; waited += 5) {
+    if (waited >= ms) return false;
+    usleep(5000);
+  }
+  return true;
+}
+
+// torchrun starts its ranks in sessions of their own. A stop of the child's group misses them
+// (the control, first); a stop handed the tree listed beforehand reaches them at once, so that a
+// kill timed to land during a rank's write lands there. The kill then ends them too.
+TEST(ProcessTest, AStopReachesAListedProcessInASessionOfItsOwn) {
+  TempDir dir("proc");
+  const auto log = dir.path() / "tree.log";
+  const auto file = dir.path() / "rank.pid";
+  const pid_t pid = spawn_program(
+      "/bin/sh", {"-c", "setsid sh -c 'echo $$ > \"" + file.string() + "\"; exec sleep 60' & wait"}, {log, log});
+  pid_t rank = 0;
+  for (int i = 0; i < 1000 && rank == 0; ++i) {
+    std::istringstream(read_all(file)) >> rank;
+    if (rank == 0) usleep(10000);
+  }
+  ASSERT_GT(rank, 0) << read_all(log);
+  ASSERT_NE(getsid(rank), getsid(pid));
+  const auto tree = process_tree(pid);
+  ASSERT_NE(std::find(tree.begin(), tree.end(), rank), tree.end());
+
+  stop_group(pid);
+  EXPECT_FALSE(stopped_within(rank, 300)) << "a stop of the group alone reached another session";
+  stop_group(pid, tree);
+  EXPECT_TRUE(stopped_within(rank, 5000));
+  kill_and_reap(pid);
+  char left = 'T';
+  for (int i = 0; i < 500 && left != 0 && left != 'Z'; ++i) {
+    usleep(10000);
+    left = state_of(rank);
+  }
+  EXPECT_TRUE(left == 0 || left == 'Z') << "the rank outlived the kill: " << left;
 }
 
 }  // namespace

@@ -142,6 +142,7 @@ Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const 
     std::string target, moved;
     std::optional<int> early;
     bool armed = false;              // at[k] steps recorded: from here on the first write is the moment
+    std::vector<pid_t> tree;         // listed when armed: the stop then reaches every rank at once
     size_t moved_before = 0;         // what had been moved into the run folder whole when armed
     bool wrote = !away_from_writes;  // away from writes: once a write has ended since arming
     while (!(early = poll_exit(pid))) {
@@ -159,6 +160,7 @@ Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const 
                                    [&](const fs::path& f) { return watch->writing(fs::relative(f, r.dir).string()); })))
           continue;
         moved_before = watch->moved_in().size();
+        tree = process_tree(pid);
       }
       wrote = wrote || closed || watch->moved_in().size() > moved_before;
       target = watch->writing();
@@ -176,7 +178,7 @@ Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const 
       p.notes.push_back(fmt::format("start {} finished before kill {} at step {}", k + 1, k + 1, at[k]));
       return kept(launch, p);
     }
-    stop_group(pid);  // first: the kill lands where it is now
+    stop_group(pid, tree);  // first: the kill lands where it is now
     // A close of the file queued before the stop: the write ended before the kill landed.
     const auto closed_before = watch ? watch->drain(0) : std::vector<std::string>{};
     const bool ended_before = std::find(closed_before.begin(), closed_before.end(), target) != closed_before.end();

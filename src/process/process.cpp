@@ -168,11 +168,10 @@ bool ended_by_signal(int exit_code) {
   return exit_code > 128;
 }
 
-namespace {
-
 // pid and every process below it, by the parent links in /proc/<pid>/stat (its 4th field,
 // after the parenthesised name, which may itself hold spaces and parentheses).
 std::vector<pid_t> process_tree(pid_t root) {
+  if (fault_injected("kill-misses-other-sessions")) return {root};
   std::vector<std::pair<pid_t, pid_t>> parent_of;  // (pid, ppid)
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
@@ -195,8 +194,6 @@ std::vector<pid_t> process_tree(pid_t root) {
   return tree;
 }
 
-}  // namespace
-
 void kill_and_reap(pid_t pid) {
   // Its process group, and every process below it: torchrun starts its ranks in sessions of
   // their own (start_new_session), which a group kill misses; they would train on into the
@@ -205,14 +202,12 @@ void kill_and_reap(pid_t pid) {
   // write, and the listing below takes milliseconds, long enough for the write to end.
   stop_group(pid);
   std::vector<pid_t> tree;
-  if (!fault_injected("kill-misses-other-sessions")) {
-    for (int round = 0; round < 5; ++round) {
-      std::vector<pid_t> now = process_tree(pid);
-      for (const pid_t p : now) kill(p, SIGSTOP);
-      const bool settled = now.size() == tree.size();
-      tree = std::move(now);
-      if (settled) break;
-    }
+  for (int round = 0; round < 5; ++round) {
+    std::vector<pid_t> now = process_tree(pid);
+    for (const pid_t p : now) kill(p, SIGSTOP);
+    const bool settled = now.size() == tree.size();
+    tree = std::move(now);
+    if (settled) break;
   }
   kill(-pid, SIGKILL);
   kill(pid, SIGKILL);
@@ -278,9 +273,10 @@ void kill_group(pid_t pid) {
   kill(-pid, SIGKILL);
 }
 
-void stop_group(pid_t pid) {
+void stop_group(pid_t pid, const std::vector<pid_t>& below) {
   kill(-pid, SIGSTOP);
   kill(pid, SIGSTOP);
+  for (const pid_t p : below) kill(p, SIGSTOP);
 }
 
 std::vector<std::string> record_entry(const std::vector<std::string>& scenarios, const std::string& device,
