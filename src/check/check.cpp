@@ -166,15 +166,12 @@ ResumeVerdict judged_other_processes(const ProcessRun& straight, ResumeVerdict v
 
 // The laws and the findings, each finding's id once (the same id from two runs: a load in the
 // first start and a restart; --allow accepts one knowingly), and the time it took.
-CheckReport conclude(const CheckOptions& o, std::vector<Law> laws, CheckReport report,
-                     std::optional<CheckGoldenWrite> golden, const Progress& progress, const fs::path& work) {
-  report.laws.assign(laws.begin(), laws.end());
+CheckReport conclude(const CheckOptions& o, CheckReport report, const Progress& progress, const fs::path& work) {
   std::vector<Finding> once;
   for (auto& f : report.findings)
     if (std::none_of(once.begin(), once.end(), [&](const Finding& g) { return g.id == f.id; })) once.push_back(f);
   for (auto& f : once) f.allowed = std::find(o.allow.begin(), o.allow.end(), f.id) != o.allow.end();
   report.findings = std::move(once);
-  report.golden = std::move(golden);
   report.kept = o.keep.empty() ? "" : work.string();
   report.seconds = progress.seconds();
   return report;
@@ -229,121 +226,173 @@ void check_restart_nproc(const CheckOptions& o) {
                     o.restart_nproc, from));
 }
 
-}  // namespace
-
-CheckReport check(const CheckOptions& given) {
-  const CheckOptions o = with_kept_options(given);
+// What needs no run to be refused.
+void check_options(const CheckOptions& o) {
   if (o.command.empty()) throw BadInput("check: give the training command after --");
   if (o.kills < 0) throw BadInput(fmt::format("--kills {}: must be 0 or more", o.kills));
   if (o.regen && o.golden.empty()) throw BadInput("check --regen: name the golden to write with --golden FILE");
   if (!o.reference.empty() && o.regen)
     throw BadInput("check --reference: not with --regen (a golden is made from runs of this check)");
-
   if (!o.reference.empty() && !fs::exists(o.reference))
     throw BadInput(fmt::format("{}: no such trace (--reference)", o.reference.string()));
-  std::optional<DeviceGolden> golden;
-  if (!o.regen && !o.golden.empty()) golden = load_check_golden(o.golden);
-  const bool band = o.band || (golden && golden->band);
-  check_lane_options(o, band);
-  if (o.restart_nproc != 0) check_restart_nproc(o);
-  const std::vector<ExecPath> paths =
-      o.regen && !band ? select_paths(cpu_paths(cpu_flags()), o.path_set) : std::vector<ExecPath>{};
-  std::optional<TempDir> temp;
-  fs::path work = o.replay.empty() ? o.keep : o.replay;
-  if (!o.replay.empty()) {
-    if (!o.keep.empty()) throw BadInput("check --replay: not with --keep (it judges a kept folder, and runs nothing)");
-    if (!fs::is_directory(o.replay)) throw BadInput(fmt::format("{}: no such folder (--replay)", o.replay.string()));
-  } else if (work.empty()) {
+  if (!o.replay.empty() && !o.keep.empty())
+    throw BadInput("check --replay: not with --keep (it judges a kept folder, and runs nothing)");
+  if (!o.replay.empty() && !fs::is_directory(o.replay))
+    throw BadInput(fmt::format("{}: no such folder (--replay)", o.replay.string()));
+}
+
+// The folder the runs run in: --replay's (judged, nothing run), --keep's, or `temp`. A folder
+// the runs run in gets work.txt (where they ran: the paths in their traces name it) and the
+// options (check.json), for a replay of it.
+fs::path work_folder(const CheckOptions& o, std::optional<TempDir>& temp) {
+  if (!o.replay.empty()) return o.replay;
+  fs::path work = o.keep;
+  if (work.empty()) {
     temp.emplace("check");
     work = temp->path();
   } else {
     fs::create_directories(work);
   }
-  // Where the runs ran, for a replay of the kept folder: the paths in their traces name it.
-  if (o.replay.empty()) {
-    std::ofstream(work / "work.txt") << fs::absolute(work).string() << "\n";
-    keep_options(o, work);
-  }
-  Launcher launch(o, work);
-  Progress progress((o.reference.empty() ? o.runs : 0) + (o.kills > 0 ? 1 : 0) +
-                        static_cast<int>(paths.empty() ? 0 : paths.size() - 1),
-                    o.progress);
-  std::vector<Law> laws;
+  std::ofstream(work / "work.txt") << fs::absolute(work).string() << "\n";
+  keep_options(o, work);
+  return work;
+}
+
+// The band lane: runs seeded apart, held to a band golden or made into one.
+CheckReport band_check(const Launcher& launch, const CheckOptions& o, const std::optional<DeviceGolden>& golden,
+                       Progress& progress) {
+  const auto runs = band_runs(launch, o, o.runs, o.regen ? 0 : golden->band->runs, progress);
   CheckReport report;
-  std::optional<CheckGoldenWrite> written;
-  if (band) {
-    const auto runs = band_runs(launch, o, o.runs, o.regen ? 0 : golden->band->runs, progress);
-    report.findings = script_findings(runs[0]);
-    if (!o.expect_lr.empty()) laws.push_back(schedule_law(runs[0], o));
-    if (golden)
-      for (auto& l : band_laws(*golden, runs, o)) laws.push_back(std::move(l));
-    if (runs.size() > 1) laws.push_back(determinism_advice(runs));
-    if (o.regen) written = regen_band(runs, laws, o);
-    return conclude(o, std::move(laws), std::move(report), std::move(written), progress, work);
-  }
+  std::vector<Law> laws;
+  report.findings = script_findings(runs[0]);
+  if (!o.expect_lr.empty()) laws.push_back(schedule_law(runs[0], o));
+  if (golden)
+    for (auto& l : band_laws(*golden, runs, o)) laws.push_back(std::move(l));
+  if (runs.size() > 1) laws.push_back(determinism_advice(runs));
+  if (o.regen) report.golden = regen_band(runs, laws, o);
+  report.laws.assign(laws.begin(), laws.end());
+  return report;
+}
 
-  // The uninterrupted run: it must work, and record something, before any law means anything.
-  // With --reference, an earlier check's uninterrupted trace stands in for it.
-  const auto uninterrupted = [&] {
-    if (!o.reference.empty()) {
-      progress.note(
-          fmt::format("the uninterrupted run: {} (--reference; determinism not checked)", o.reference.string()));
-      return read_process_run(o.reference);
-    }
-    progress.run(fmt::format("uninterrupted: {}", fmt::join(o.command, " ")));
-    const Run first = launch.make("uninterrupted-1");
-    if (const int code = launch.finish(launch.start(first), first); code != 0)
-      throw BadInput(
-          fmt::format("check: the command failed on its first uninterrupted run (exit {}); its output "
-                      "ends:\n{}",
-                      code, tail_of(first.log)));
-    return read_process_run(first.trace_env);
-  };
-  const ProcessRun first_run = uninterrupted();
-  const RecordedTrace& a = first_run.main();
-  launch.follow(first_run.primary);
-  progress.note(recorded_summary(first_run));
-  report.findings = script_findings(a);
+// The exact lane as it goes: what it was given, the evidence so far, and what each law adds.
+struct Checking {
+  const CheckOptions& o;
+  Launcher& launch;
+  Progress& progress;
+  const std::optional<DeviceGolden>& golden;
+  ProcessRun first = {};  // the uninterrupted run (or --reference's)
+  std::unique_ptr<OpReruns> reruns = {};
+  std::optional<RecordedTrace> again = {};     // the second uninterrupted run
+  std::optional<PreemptedRun> preempted = {};  // the killed and restarted run
+  std::string runs_differ = {};                // where the two uninterrupted runs differ ("" bitwise equal)
+  std::vector<Law> laws = {};
+  CheckReport report = {};
 
-  std::string runs_differ;  // where two uninterrupted runs differ: the resume cannot be judged by values
-  std::optional<RecordedTrace> again;
-  std::optional<PreemptedRun> preempted;
-  const std::unique_ptr<OpReruns> reruns = launched_op_reruns(launch, progress);
-  if (o.reference.empty() && o.runs > 1) {
-    progress.run("uninterrupted again (determinism)");
-    const Run second = launch.make("uninterrupted-2");
-    if (const int code = launch.finish(launch.start(second), second); code != 0) {
-      laws.push_back({kDeterminismLawName, false,
-                      fmt::format("the second run failed (exit {}); its output ends:\n{}", code, tail_of(second.log))});
-    } else {
-      const ProcessRun second_run = read_process_run(second.trace_env);
-      again = second_run.traces.count(first_run.primary) ? second_run.traces.at(first_run.primary) : second_run.main();
-      DeterminismVerdict v = determinism_law(first_run, second_run, *again, report.findings, *reruns);
-      runs_differ = v.runs_differ;
-      laws.push_back(std::move(v.law));
-      report.findings.insert(report.findings.end(), v.findings.begin(), v.findings.end());
-    }
+  const RecordedTrace& straight() const { return first.main(); }
+  void add(Law law, const std::vector<Finding>& findings = {}) {
+    laws.push_back(std::move(law));
+    report.findings.insert(report.findings.end(), findings.begin(), findings.end());
   }
-  if (o.kills > 0 && o.restart_nproc > 0) {
-    progress.run(fmt::format("preempted: {} SIGKILL(s), restarted on {} process(es) per node after each", o.kills,
-                             o.restart_nproc));
-    ReshardVerdict v = reshard_law(launch, first_run, o, runs_differ, progress);
-    laws.push_back(std::move(v.law));
-    report.findings.insert(report.findings.end(), v.findings.begin(), v.findings.end());
-  } else if (o.kills > 0) {
-    progress.run(fmt::format("preempted: {} SIGKILL(s), restarted after each", o.kills));
-    ResumeVerdict v = resume_law(launch, a, {o.kills, o.seed, runs_differ, *reruns}, progress);
-    if (runs_differ.empty()) v = judged_other_processes(first_run, std::move(v));
-    laws.push_back(std::move(v.law));
-    report.findings.insert(report.findings.end(), v.findings.begin(), v.findings.end());
-    preempted = std::move(v.seen);
-  }
-  report.run_plots = run_plots(a, again ? &*again : nullptr, preempted ? &*preempted : nullptr, report.findings);
-  if (!o.expect_lr.empty()) laws.push_back(schedule_law(a, o));
+};
 
-  if (golden) laws.push_back(golden_law(a, *golden, o, report.series));
-  if (o.regen) written = regen_golden(launch, a, laws, o, paths, progress);
-  return conclude(o, std::move(laws), std::move(report), std::move(written), progress, work);
+// The uninterrupted run: it must work, and record something, before any law means anything.
+// With --reference, an earlier check's uninterrupted trace stands in for it.
+ProcessRun uninterrupted(const Checking& c) {
+  if (!c.o.reference.empty()) {
+    c.progress.note(
+        fmt::format("the uninterrupted run: {} (--reference; determinism not checked)", c.o.reference.string()));
+    return read_process_run(c.o.reference);
+  }
+  c.progress.run(fmt::format("uninterrupted: {}", fmt::join(c.o.command, " ")));
+  const Run first = c.launch.make("uninterrupted-1");
+  if (const int code = c.launch.finish(c.launch.start(first), first); code != 0)
+    throw BadInput(
+        fmt::format("check: the command failed on its first uninterrupted run (exit {}); its output ends:\n{}", code,
+                    tail_of(first.log)));
+  return read_process_run(first.trace_env);
+}
+
+// Two uninterrupted runs, bitwise equal (determinism_law).
+void determinism(Checking& c) {
+  if (!c.o.reference.empty() || c.o.runs < 2) return;
+  c.progress.run("uninterrupted again (determinism)");
+  const Run second = c.launch.make("uninterrupted-2");
+  if (const int code = c.launch.finish(c.launch.start(second), second); code != 0)
+    return c.add({kDeterminismLawName, false,
+                  fmt::format("the second run failed (exit {}); its output ends:\n{}", code, tail_of(second.log))});
+  const ProcessRun second_run = read_process_run(second.trace_env);
+  c.again = second_run.traces.count(c.first.primary) ? second_run.traces.at(c.first.primary) : second_run.main();
+  DeterminismVerdict v = determinism_law(c.first, second_run, *c.again, c.report.findings, *c.reruns);
+  c.runs_differ = v.runs_differ;
+  c.add(std::move(v.law), v.findings);
+}
+
+// --kills: the preempted run, bitwise the uninterrupted one (resume_law), or with
+// --restart-nproc, resumed on another number of processes (reshard_law).
+void exact_resume(Checking& c) {
+  const CheckOptions& o = c.o;
+  if (o.kills == 0) return;
+  if (o.restart_nproc > 0) {
+    c.progress.run(fmt::format("preempted: {} SIGKILL(s), restarted on {} process(es) per node after each", o.kills,
+                               o.restart_nproc));
+    ReshardVerdict v = reshard_law(c.launch, c.first, o, c.runs_differ, c.progress);
+    return c.add(std::move(v.law), v.findings);
+  }
+  c.progress.run(fmt::format("preempted: {} SIGKILL(s), restarted after each", o.kills));
+  ResumeVerdict v = resume_law(c.launch, c.straight(), {o.kills, o.seed, c.runs_differ, *c.reruns, false}, c.progress);
+  if (c.runs_differ.empty()) v = judged_other_processes(c.first, std::move(v));
+  c.add(std::move(v.law), v.findings);
+  c.preempted = std::move(v.seen);
+}
+
+// --expect-lr: every step's lr is the schedule's (schedule_law).
+void schedule(Checking& c) {
+  if (!c.o.expect_lr.empty()) c.add(schedule_law(c.straight(), c.o));
+}
+
+// --golden: the recorded series within the golden's tolerances (golden_law).
+void golden(Checking& c) {
+  if (c.golden) c.add(golden_law(c.straight(), *c.golden, c.o, c.report.series));
+}
+
+// The laws of the exact lane, in the order the report lists them, each a function of the check
+// so far. A new law is a function above, a row here, and its row in law_catalog() (findings.h).
+constexpr void (*kExactLaws[])(Checking&) = {determinism, exact_resume, schedule, golden};
+
+// The exact lane: the uninterrupted run, then each law in turn; --regen makes a golden of it.
+CheckReport exact_check(Checking c) {
+  c.first = uninterrupted(c);
+  c.launch.follow(c.first.primary);
+  c.progress.note(recorded_summary(c.first));
+  c.report.findings = script_findings(c.straight());
+  c.reruns = launched_op_reruns(c.launch, c.progress);
+  for (const auto law : kExactLaws) law(c);
+  c.report.run_plots =
+      run_plots(c.straight(), c.again ? &*c.again : nullptr, c.preempted ? &*c.preempted : nullptr, c.report.findings);
+  if (c.o.regen) c.report.golden = regen_golden(c.launch, c.straight(), c.laws, c.o, c.progress);
+  c.report.laws.assign(c.laws.begin(), c.laws.end());
+  return std::move(c.report);
+}
+
+}  // namespace
+
+CheckReport check(const CheckOptions& given) {
+  const CheckOptions o = with_kept_options(given);
+  check_options(o);
+  std::optional<DeviceGolden> golden;
+  if (!o.regen && !o.golden.empty()) golden = load_check_golden(o.golden);
+  const bool band = o.band || (golden && golden->band);
+  check_lane_options(o, band);
+  if (o.restart_nproc != 0) check_restart_nproc(o);
+  const size_t paths = o.regen && !band ? regen_paths(o).size() : 0;  // refuses an unknown --paths now
+  std::optional<TempDir> temp;
+  const fs::path work = work_folder(o, temp);
+  Launcher launch(o, work);
+  Progress progress(
+      (o.reference.empty() ? o.runs : 0) + (o.kills > 0 ? 1 : 0) + static_cast<int>(paths == 0 ? 0 : paths - 1),
+      o.progress);
+  CheckReport report = band ? band_check(launch, o, golden, progress) : exact_check({o, launch, progress, golden});
+  return conclude(o, std::move(report), progress, work);
 }
 
 }  // namespace trainproof

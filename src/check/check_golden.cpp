@@ -151,8 +151,13 @@ std::vector<CommandRun> command_runs(const Launcher& launch, const std::vector<E
 // first path's), the spread of every series across them, and the golden written atomically with
 // what changed. Refused (nothing written) while a law is broken or a series moves beyond its
 // ceiling, unless --force.
+std::vector<ExecPath> regen_paths(const CheckOptions& o) {
+  return select_paths(cpu_paths(cpu_flags()), o.path_set);
+}
+
 CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& straight, const std::vector<Law>& laws,
-                              const CheckOptions& o, const std::vector<ExecPath>& paths, Progress& progress) {
+                              const CheckOptions& o, Progress& progress) {
+  const std::vector<ExecPath> paths = regen_paths(o);
   std::vector<std::string> problems = broken_laws(laws);
   // A broken law refuses the golden whatever the paths measure: they are not run (but with --force).
   const bool run_paths = problems.empty() || o.force;

@@ -35,10 +35,13 @@ Law golden_law(const RecordedTrace& run, const DeviceGolden& golden, const Check
 // LibTorch. A Recorder's trace (no such record) keeps the host's whole.
 Fingerprint trained_fingerprint(const RecordedTrace& run);
 
+// --regen: the execution paths the golden's tolerances are measured on (--paths of this CPU's);
+// the first is the uninterrupted run's.
+std::vector<ExecPath> regen_paths(const CheckOptions& o);
 // --regen: the command once more under each other execution path (the uninterrupted run
 // `straight` is the first path's), and the golden written atomically, or refused.
 CheckGoldenWrite regen_golden(const Launcher& launch, const RecordedTrace& straight, const std::vector<Law>& laws,
-                              const CheckOptions& o, const std::vector<ExecPath>& paths, Progress& progress);
+                              const CheckOptions& o, Progress& progress);
 
 // The band lane: `n` runs of the command (run i with seed first_seed + i under --seed-arg).
 std::vector<RecordedTrace> band_runs(const Launcher& launch, const CheckOptions& o, int n, int64_t first_seed,

@@ -107,12 +107,14 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
                                const std::string& runs_differ, const OpReruns& reruns);
 
 // What the resume law is run with: `kills` SIGKILLs at recorded step counts drawn from `seed`,
-// `runs_differ` (judge_preemption) and the op reruns.
+// `runs_differ` (judge_preemption) and the op reruns; kill 1 on a write into the run folder, or
+// `away_from_writes`, once one has ended.
 struct ResumeOptions {
   int kills = 1;
   uint64_t seed = 0;
   std::string runs_differ;
   const OpReruns& reruns;
+  bool away_from_writes = false;
 };
 // The law of the preempted run (check_resume.cpp): run, then judged (judge_preemption); where a
 // restart died on the checkpoint kill 1 tore, one more run killed once away from any write shows

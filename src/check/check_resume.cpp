@@ -110,6 +110,89 @@ Preemption replayed(const Launcher& launch, const std::string& run) {
 
 }  // namespace
 
+namespace {
+
+// Kill 1 of a preempted run: the moment it waits for (a write into the run folder, or one ended),
+// and what it lands in.
+class FirstKill {
+ public:
+  FirstKill(const Run& r, const std::vector<fs::path>& resume_files, bool away_from_writes)
+      : dir_(r.dir), resume_files_(resume_files), away_(away_from_writes), watch_(r.dir) {}
+
+  // Whether the moment has come, once `counter` has counted the `at` steps it is armed at: kill 1
+  // lands on a write into the run folder (with the fault check-kill-between-writes, the negative
+  // control, on a moment when nothing is written).
+  bool now(pid_t pid, StepTally& counter, size_t at) {
+    const bool closed = !watch_.drain(2).empty();
+    // Counting steps re-reads the trace: once armed, nothing but the watch stands between
+    // a write's first event and the stop (a checkpoint's write can take 2 ms).
+    if (!armed_) {
+      if (!(armed_ = counter.now() >= at && written(resume_files_) &&
+                     std::none_of(resume_files_.begin(), resume_files_.end(),
+                                  [&](const fs::path& f) { return watch_.writing(fs::relative(f, dir_).string()); })))
+        return false;
+      moved_before_ = watch_.moved_in().size();
+      tree_ = process_tree(pid);  // listed now: the stop then reaches every rank at once
+    }
+    wrote_ = wrote_ || closed || watch_.moved_in().size() > moved_before_;
+    target_ = watch_.writing();
+    const bool between = away_ || fault_injected("check-kill-between-writes");
+    if (target_.empty() == between && wrote_) return true;
+    // A checkpoint written elsewhere and renamed into the run folder: no write here to
+    // tear; the kill comes right after it, so that the restart resumes from it.
+    if (!between && watch_.moved_in().size() > moved_before_) {
+      moved_ = watch_.moved_in().back();
+      return true;
+    }
+    return false;
+  }
+
+  // SIGKILLs the start `pid` where it is now, and says where kill 1 landed in `p`.
+  void kill(pid_t pid, StepTally& counter, Preemption& p) {
+    stop_group(pid, tree_);  // first: the kill lands where it is now
+    // A close of the file queued before the stop: the write ended before the kill landed.
+    const auto closed_before = watch_.drain(0);
+    const bool ended_before = std::find(closed_before.begin(), closed_before.end(), target_) != closed_before.end();
+    const uintmax_t bytes = target_.empty() ? 0 : watch_.size_of(target_);
+    const size_t steps = counter.now();
+    kill_and_reap(pid);
+    if (!target_.empty()) {
+      p.killed_writing = target_;
+      // The kernel closes what a killed process held open: the file's close comes after the kill.
+      const auto closed = watch_.drain(50);
+      const bool open_at_kill = !ended_before && std::find(closed.begin(), closed.end(), target_) != closed.end();
+      p.notes.push_back(fmt::format("kill 1 sent while {} was being written ({} bytes on disk{}, after step {})",
+                                    target_, bytes,
+                                    open_at_kill   ? ", still open at the kill"
+                                    : ended_before ? ", the write ended before the kill landed"
+                                                   : "",
+                                    steps));
+    } else if (!moved_.empty()) {
+      p.moved_whole = true;
+      p.notes.push_back(fmt::format(
+          "kill 1 sent right after {} was moved into the run folder whole (written elsewhere, then renamed: no "
+          "write in the run folder to tear; after step {})",
+          moved_, steps));
+    } else {
+      p.notes.push_back(fmt::format("kill 1 sent {} (after step {})",
+                                    away_ ? "once a write had ended, away from any" : "between writes", steps));
+    }
+  }
+
+ private:
+  fs::path dir_;
+  const std::vector<fs::path>& resume_files_;
+  bool away_;
+  WriteWatch watch_;
+  bool armed_ = false;       // at steps recorded: from here on the first write is the moment
+  size_t moved_before_ = 0;  // what had been moved into the run folder whole when armed
+  bool wrote_ = !away_;      // away from writes: once a write has ended since arming
+  std::string target_, moved_;
+  std::vector<pid_t> tree_;  // listed when armed
+};
+
+}  // namespace
+
 Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const std::string& run, bool away_from_writes,
                    Progress& progress) {
   if (launch.replaying()) return replayed(launch, run);
@@ -134,43 +217,12 @@ Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const 
       if (const int code = launch.finish(pid, r); code != 0) return failed(code);
       return kept(launch, p);
     }
-    // The first kill lands on a write into the run folder (with the fault
-    // check-kill-between-writes, the negative control, on a moment when nothing is written).
-    std::optional<WriteWatch> watch;
-    if (k == 0) watch.emplace(r.dir);
-    const bool between = away_from_writes || fault_injected("check-kill-between-writes");
-    std::string target, moved;
+    std::optional<FirstKill> first;
+    if (k == 0) first.emplace(r, resume_files, away_from_writes);
     std::optional<int> early;
-    bool armed = false;              // at[k] steps recorded: from here on the first write is the moment
-    std::vector<pid_t> tree;         // listed when armed: the stop then reaches every rank at once
-    size_t moved_before = 0;         // what had been moved into the run folder whole when armed
-    bool wrote = !away_from_writes;  // away from writes: once a write has ended since arming
     while (!(early = poll_exit(pid))) {
-      if (!watch) {
-        if (counter.now() >= at[k]) break;  // a kill at a recorded step
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        continue;
-      }
-      const bool closed = !watch->drain(2).empty();
-      // Counting steps re-reads the trace: once armed, nothing but the watch stands between
-      // a write's first event and the stop (a checkpoint's write can take 2 ms).
-      if (!armed) {
-        if (!(armed = counter.now() >= at[k] && written(resume_files) &&
-                      std::none_of(resume_files.begin(), resume_files.end(),
-                                   [&](const fs::path& f) { return watch->writing(fs::relative(f, r.dir).string()); })))
-          continue;
-        moved_before = watch->moved_in().size();
-        tree = process_tree(pid);
-      }
-      wrote = wrote || closed || watch->moved_in().size() > moved_before;
-      target = watch->writing();
-      if (target.empty() == between && wrote) break;
-      // A checkpoint written elsewhere and renamed into the run folder: no write here to
-      // tear; the kill comes right after it, so that the restart resumes from it.
-      if (!between && watch->moved_in().size() > moved_before) {
-        moved = watch->moved_in().back();
-        break;
-      }
+      if (first ? first->now(pid, counter, at[k]) : counter.now() >= at[k]) break;  // a kill at a recorded step
+      if (!first) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     if (early) {  // it finished before the kill: nothing to resume from at this point
       kill_group(pid);
@@ -178,36 +230,14 @@ Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const 
       p.notes.push_back(fmt::format("start {} finished before kill {} at step {}", k + 1, k + 1, at[k]));
       return kept(launch, p);
     }
-    stop_group(pid, tree);  // first: the kill lands where it is now
-    // A close of the file queued before the stop: the write ended before the kill landed.
-    const auto closed_before = watch ? watch->drain(0) : std::vector<std::string>{};
-    const bool ended_before = std::find(closed_before.begin(), closed_before.end(), target) != closed_before.end();
-    const uintmax_t bytes = watch && !target.empty() ? watch->size_of(target) : 0;
-    const size_t steps = counter.now();
-    kill_and_reap(pid);
-    if (watch && !target.empty()) {
-      p.killed_writing = target;
-      // The kernel closes what a killed process held open: the file's close comes after the kill.
-      const auto closed = watch->drain(50);
-      const bool open_at_kill = !ended_before && std::find(closed.begin(), closed.end(), target) != closed.end();
-      p.notes.push_back(fmt::format("kill 1 sent while {} was being written ({} bytes on disk{}, after step {})",
-                                    target, bytes,
-                                    open_at_kill   ? ", still open at the kill"
-                                    : ended_before ? ", the write ended before the kill landed"
-                                                   : "",
-                                    steps));
-    } else if (watch && !moved.empty()) {
-      p.moved_whole = true;
-      p.notes.push_back(fmt::format(
-          "kill 1 sent right after {} was moved into the run folder whole (written elsewhere, then renamed: no "
-          "write in the run folder to tear; after step {})",
-          moved, steps));
-    } else if (watch) {
-      p.notes.push_back(fmt::format("kill 1 sent {} (after step {})",
-                                    away_from_writes ? "once a write had ended, away from any" : "between writes",
-                                    steps));
+    if (first) {
+      first->kill(pid, counter, p);
+    } else {
+      stop_group(pid);
+      kill_and_reap(pid);
     }
-    progress.note(fmt::format("preempted run SIGKILLed ({} of {}) after {} recorded steps", k + 1, at.size(), steps));
+    progress.note(
+        fmt::format("preempted run SIGKILLed ({} of {}) after {} recorded steps", k + 1, at.size(), counter.now()));
   }
   return kept(launch, p);
 }
@@ -310,112 +340,122 @@ std::vector<Finding> diagnosis(const RecordedTrace& straight, const RecordedTrac
 
 }  // namespace
 
+namespace {
+
+// The checkpoints the preempted run wrote straight over the one a restart loads (the probe saw
+// both), kill 1 having landed in the write of `killed_writing`.
+std::vector<Finding> torn_saves(const Run& r, const std::string& killed_writing) {
+  std::error_code ec;
+  if (!fs::exists(r.trace, ec)) return {};
+  try {
+    return non_atomic_saves(read_recorded_trace(r.trace), killed_writing);
+  } catch (const BadInput&) {
+    return {};
+  }
+}
+
+// What a departing state names where every recorded value and the final parameters are still
+// bitwise the uninterrupted run's: advice, naming what would make it matter.
+void as_advice(std::vector<Finding>& diagnosed) {
+  for (auto& f : diagnosed) {
+    f.advice = true;
+    f.detail +=
+        ". Every recorded value and the final parameters are still bitwise the uninterrupted run's: nothing in "
+        "this run depends on that state yet (it would with dropout, random augmentation, or DataLoader workers "
+        "seeded from it)";
+  }
+}
+
+// The law `name` of a preempted run `p`, `placed`, whose values are the uninterrupted run's:
+// held, or NOT TESTED where it saved nothing before the kill (`probed`: the probe would have seen
+// a save) or no kill landed in a write; broken where every restart began again though something
+// was saved. `where`: the notes on the kills.
+Law held_unless_untested(const Preemption& p, const Placed& placed, bool probed, const std::string& name,
+                         const std::string& where) {
+  const RecordedTrace& resumed = placed.seen.trace;
+  const int first_start = resumed.probe.empty() ? 0 : resumed.probe.front().start;
+  const bool saved_before_kill =
+      std::any_of(resumed.file_ops.begin(), resumed.file_ops.end(),
+                  [&](const ProbeFileOp& op) { return op.kind == "save" && op.start == first_start; });
+  if (!p.restarts.empty() && !placed.any_resumed) {
+    if (probed && !saved_before_kill)
+      return Law::not_tested(name,
+                             "the command saved nothing before it was killed, so its restarts rightly began again at "
+                             "the first step: nothing was resumed" +
+                                 where);
+    return {name, false,
+            "every restart began again at the first step: no checkpoint in the run folder was resumed from" + where};
+  }
+  if (!p.moved_whole && p.killed_writing.empty())
+    return Law::not_tested(
+        name, fmt::format("no kill landed during a write into the run folder, so a torn checkpoint was never put to a "
+                          "restart{}; more steps, or a checkpoint in the run folder ({{run_dir}}) within the run, give "
+                          "a kill its moment",
+                          where));
+  return {name, true, fmt::format("{} steps, final parameters equal{}", resumed.steps.size(), where)};
+}
+
+}  // namespace
+
 // The law `name` of the preempted run `p` (judged from its evidence alone, but for the op reruns).
 ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straight, const std::string& name,
                                const std::string& runs_differ, const OpReruns& reruns) {
   ResumeVerdict v{Law(name, true, ""), {}, {}, false};
-  std::vector<Finding>& findings = v.findings;
-  const Run& r = p.run;
-  const std::string& killed_writing = p.killed_writing;
-  // A checkpoint written straight over the one a restart loads (the probe saw both).
-  // Whether it named one.
-  const auto name_non_atomic = [&] {
-    std::error_code ec;
-    if (!fs::exists(r.trace, ec)) return false;
-    try {
-      const auto found = non_atomic_saves(read_recorded_trace(r.trace), killed_writing);
-      findings.insert(findings.end(), found.begin(), found.end());
-      return !found.empty();
-    } catch (const BadInput&) {
-      return false;
-    }
-  };
   if (auto failed = failed_start_law(p, name)) {
-    if (failed->status == Status::kBroken) v.torn = name_non_atomic() && p.failed_start > 0 && !killed_writing.empty();
+    if (failed->status == Status::kBroken) {
+      v.findings = torn_saves(p.run, p.killed_writing);
+      v.torn = !v.findings.empty() && p.failed_start > 0 && !p.killed_writing.empty();
+    }
     v.law = *failed;
     return v;
   }
-  Placed placed = place_restarts(p, straight, read_recorded_trace(r.trace));
-  v.seen = std::move(placed.seen);
-  const RecordedTrace& resumed = v.seen.trace;
-  std::vector<std::string>& notes = placed.notes;
-  const std::vector<size_t>& restarts = p.restarts;
-  const bool any_resumed = placed.any_resumed;
-  const bool probed = !straight.probe.empty() && !resumed.probe.empty();
+  Placed placed = place_restarts(p, straight, read_recorded_trace(p.run.trace));
+  const RecordedTrace& resumed = placed.seen.trace;
   // Uninterrupted runs that differ from each other depart after a restart anyway: no state is to
   // blame for that, and none is named.
   std::vector<Finding> diagnosed;
   if (placed.departure && runs_differ.empty())
-    diagnosed = diagnosis(straight, resumed, *placed.departure, reruns, notes);
+    diagnosed = diagnosis(straight, resumed, *placed.departure, reruns, placed.notes);
   // The law is about values: every recorded value and the final parameters bitwise the
   // uninterrupted run's. A digest of the state that departs while they all stay equal breaks
   // nothing in this run: its findings become advice, naming what would make it matter.
   const std::string values = first_difference(straight, resumed);
   std::string diff = values.empty() ? final_params_difference(straight, resumed) : values;
-  if (diff.empty()) {
-    for (auto& f : diagnosed) {
-      f.advice = true;
-      f.detail +=
-          ". Every recorded value and the final parameters are still bitwise the uninterrupted run's: nothing in "
-          "this run depends on that state yet (it would with dropout, random augmentation, or DataLoader workers "
-          "seeded from it)";
-    }
-  } else if (values.empty() && !diagnosed.empty()) {
+  if (diff.empty())
+    as_advice(diagnosed);
+  else if (values.empty() && !diagnosed.empty())
     diff = fmt::format("{}; {}", diff, diagnosed.front().detail);  // the parameters parted after the steps
-  }
-  name_non_atomic();
-  findings.insert(findings.end(), diagnosed.begin(), diagnosed.end());
-  for (auto& f : unsafe_loads(resumed)) findings.push_back(std::move(f));
-  for (auto& f : model_only_resumes(resumed)) findings.push_back(std::move(f));
-  const std::string where = notes.empty() ? "" : " (" + fmt::format("{}", fmt::join(notes, "; ")) + ")";
-  const auto verdict = [&](Law law) {
-    v.law = std::move(law);
-    return v;
-  };
+  v.findings = torn_saves(p.run, p.killed_writing);
+  v.findings.insert(v.findings.end(), diagnosed.begin(), diagnosed.end());
+  for (auto& f : unsafe_loads(resumed)) v.findings.push_back(std::move(f));
+  for (auto& f : model_only_resumes(resumed)) v.findings.push_back(std::move(f));
+  const std::string where = placed.notes.empty() ? "" : " (" + fmt::format("{}", fmt::join(placed.notes, "; ")) + ")";
   if (!diff.empty() && !runs_differ.empty())
-    return verdict(Law::not_tested(
+    v.law = Law::not_tested(
         name, fmt::format("the preempted run departs ({}), but two uninterrupted runs already differ ({}): a "
                           "departure after a restart says nothing of the resume until the loop is deterministic "
                           "(or held by a band golden, --band){}",
-                          diff, runs_differ, where)));
-  if (!diff.empty()) return verdict({name, false, diff + where});
-  const int first_start = resumed.probe.empty() ? 0 : resumed.probe.front().start;
-  const bool saved_before_kill =
-      std::any_of(resumed.file_ops.begin(), resumed.file_ops.end(),
-                  [&](const ProbeFileOp& op) { return op.kind == "save" && op.start == first_start; });
-  const bool landed_in_write = p.moved_whole || !killed_writing.empty();
-  if (!restarts.empty() && !any_resumed) {
-    if (probed && !saved_before_kill)
-      return verdict(Law::not_tested(name,
-                                     "the command saved nothing before it was killed, so its restarts rightly began "
-                                     "again at the first step: nothing was resumed" +
-                                         where));
-    return verdict(
-        {name, false,
-         "every restart began again at the first step: no checkpoint in the run folder was resumed from" + where});
-  }
-  if (!landed_in_write)
-    return verdict(Law::not_tested(
-        name,
-        fmt::format("no kill landed during a write into the run folder, so a torn checkpoint was never put to a "
-                    "restart{}; more steps, or a checkpoint in the run folder ({{run_dir}}) within the run, give a "
-                    "kill its moment",
-                    where)));
-  return verdict({name, true, fmt::format("{} steps, final parameters equal{}", resumed.steps.size(), where)});
+                          diff, runs_differ, where));
+  else if (!diff.empty())
+    v.law = {name, false, diff + where};
+  else
+    v.law = held_unless_untested(p, placed, !straight.probe.empty() && !resumed.probe.empty(), name, where);
+  v.seen = std::move(placed.seen);
+  return v;
 }
 
 namespace {
 
 // One preempted run of the command, named `run` in the work folder, and its law. Kill 1 lands on a
-// write into the run folder, or, `away_from_writes`, once a write has ended and none is under way
+// write into the run folder, or, o.away_from_writes, once a write has ended and none is under way
 // (where a restart died on the checkpoint kill 1 tore: the rest of the resume is diagnosed from an
 // intact one).
 ResumeVerdict preempted_run(const Launcher& launch, const RecordedTrace& straight, const ResumeOptions& o,
-                            const std::string& run, bool away_from_writes, Progress& progress) {
+                            const std::string& run, Progress& progress) {
   const std::string name = law_heading(
       law::kExactResume, fmt::format("SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", o.kills));
   if (auto untested = nowhere_to_kill(straight, name)) return {*untested, {}, {}, false};
-  const Preemption p = preempt(launch, plan_kills(straight, o.kills, o.seed), run, away_from_writes, progress);
+  const Preemption p = preempt(launch, plan_kills(straight, o.kills, o.seed), run, o.away_from_writes, progress);
   return judge_preemption(p, straight, name, o.runs_differ, o.reruns);
 }
 
@@ -426,12 +466,13 @@ ResumeVerdict preempted_run(const Launcher& launch, const RecordedTrace& straigh
 // the rest of the resume in the same check: what a restart from an intact checkpoint misses.
 ResumeVerdict resume_law(const Launcher& launch, const RecordedTrace& straight, const ResumeOptions& o,
                          Progress& progress) {
-  ResumeVerdict v = preempted_run(launch, straight, o, "preempted", false, progress);
+  ResumeVerdict v = preempted_run(launch, straight, o, "preempted", progress);
   if (!v.torn || v.law.passed()) return v;
   progress.note("a restart died on the torn checkpoint: one more run, killed once away from any write, for the rest");
   ResumeOptions once = o;
   once.kills = 1;
-  ResumeVerdict again = preempted_run(launch, straight, once, "preempted-away-from-writes", true, progress);
+  once.away_from_writes = true;
+  ResumeVerdict again = preempted_run(launch, straight, once, "preempted-away-from-writes", progress);
   v.law.detail += fmt::format("\n    Killed once more away from any write (a run of its own): {}: {}",
                               law_status_text(again.law.status), again.law.detail);
   v.findings.insert(v.findings.end(), again.findings.begin(), again.findings.end());

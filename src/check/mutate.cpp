@@ -138,6 +138,74 @@ bool same_run(const fs::path& a, const fs::path& b) {
   }
 }
 
+// The mark the planted line makes when it runs (mutate.py's), beside the mutant's runs.
+fs::path ran_mark(const CheckOptions& mutant) {
+  return mutant.keep.parent_path() / "ran";
+}
+
+// The mutations of `script` (run by `python`) that mutate plants: every one, or --only's.
+std::vector<Site> selected_sites(const MutateOptions& o, const std::string& python, const fs::path& script,
+                                 const fs::path& scratch) {
+  std::vector<Site> sites = list_sites(python, script.string(), scratch);
+  if (o.only.empty()) return sites;
+  for (const auto& id : o.only)
+    if (std::none_of(sites.begin(), sites.end(), [&](const Site& s) { return s.id == id; }))
+      throw BadInput(fmt::format("--only {}: no such mutation (see docs/check.md)", id));
+  std::erase_if(sites, [&](const Site& s) { return std::find(o.only.begin(), o.only.end(), s.id) == o.only.end(); });
+  return sites;
+}
+
+// The unmutated script's check, kept in `keep`: what it draws (its findings, the laws it breaks)
+// is no evidence against a mutant, and its uninterrupted run stands for the resume mutants'.
+struct Unmutated {
+  Unmutated(const CheckOptions& o, fs::path where) : keep(std::move(where)), report(check(kept_in(o, keep))) {
+    for (const auto& f : report.findings)
+      if (!f.allowed) ids.insert(f.id);
+    for (const auto& e : report.laws)
+      if (e.status == Status::kBroken) broken.insert(e.name);
+  }
+  static CheckOptions kept_in(CheckOptions o, const fs::path& keep) {
+    o.keep = keep;
+    return o;
+  }
+  fs::path keep;
+  CheckReport report;
+  std::set<std::string> ids, broken;
+};
+
+// What check made of the mutant `s`, checked as `c` with the report `r`, into `m`: caught by a
+// finding it is expected to draw, by another, or by a law the unmutated script holds; else why
+// it survived (or is equivalent here, or masked).
+void judge_mutant(const Site& s, const CheckOptions& c, const CheckReport& r, const Unmutated& base, MutantResult& m) {
+  const Finding* expected = nullptr;
+  const Finding* other = nullptr;
+  for (const auto& f : r.findings) {
+    if (f.allowed || base.ids.count(f.id)) continue;  // advice names it too
+    if (!expected && s.catches.count(f.id)) expected = &f;
+    if (!other) other = &f;
+  }
+  const ReportEntry* law = nullptr;
+  for (const auto& e : r.laws)
+    if (!law && e.status == Status::kBroken && !base.broken.count(e.name)) law = &e;
+  std::error_code ec;
+  if (const Finding* f = expected ? expected : other) {
+    m.outcome = MutantResult::Outcome::kCaught;
+    m.by = fmt::format("[{}] {}{}", f->id, f->heading(), f->advice ? " (advice)" : "");
+  } else if (law) {
+    m.outcome = MutantResult::Outcome::kCaught;
+    m.by = fmt::format("{} BROKEN", law_of(law->name));
+  } else if (!fs::exists(ran_mark(c), ec)) {
+    m.why = "the planted line never ran in any run";
+  } else if (same_run(base.keep / "uninterrupted-1.trace", c.keep / "uninterrupted-1.trace")) {
+    m.why = "equivalent here: its run is bitwise the unmutated script's (values, state digests, final parameters)";
+  } else {
+    // Masked (the unmutated script breaks the same law first): not a miss of the gate, which
+    // is red for this script already.
+    m.why = why_survived(s, c, r, base.report.findings);
+    if (m.why.rfind("masked", 0) != 0) m.outcome = MutantResult::Outcome::kSurvived;
+  }
+}
+
 }  // namespace
 
 MutateReport mutate(const MutateOptions& o) {
@@ -154,32 +222,18 @@ MutateReport mutate(const MutateOptions& o) {
   const fs::path root = o.check.keep.empty() ? scratch.path() : o.check.keep;
   fs::create_directories(root, ec);
   if (ec) throw BadInput(fmt::format("{}: cannot create: {}", root.string(), ec.message()));
-  std::vector<Site> sites = list_sites(cmd[0], script.string(), scratch.path());
-  if (!o.only.empty()) {
-    for (const auto& id : o.only)
-      if (std::none_of(sites.begin(), sites.end(), [&](const Site& s) { return s.id == id; }))
-        throw BadInput(fmt::format("--only {}: no such mutation (see docs/check.md)", id));
-    std::erase_if(sites, [&](const Site& s) { return std::find(o.only.begin(), o.only.end(), s.id) == o.only.end(); });
-  }
+  const std::vector<Site> sites = selected_sites(o, cmd[0], script, scratch.path());
   const size_t planted = std::count_if(sites.begin(), sites.end(), [](const Site& s) { return s.index >= 0; });
 
   // The unmutated script first: what it draws is no evidence against a mutant, and its
   // uninterrupted run stands for the resume mutants'.
   MutateReport out;
-  CheckOptions base = o.check;
-  base.keep = root / "unmutated";
   report_progress(o.check.progress, fmt::format("mutate: {} mutants; the unmutated script first\n", planted));
   const auto t0 = std::chrono::steady_clock::now();
-  const CheckReport b = check(base);
+  const Unmutated base(o.check, root / "unmutated");
   const double base_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::set<std::string> base_ids, base_broken;
-  for (const auto& f : b.findings)
-    if (!f.allowed) {
-      base_ids.insert(f.id);
-      out.base_findings.push_back(fmt::format("[{}] {}", f.id, f.heading()));
-    }
-  for (const auto& e : b.laws)
-    if (e.status == Status::kBroken) base_broken.insert(e.name);
+  for (const auto& f : base.report.findings)
+    if (!f.allowed) out.base_findings.push_back(fmt::format("[{}] {}", f.id, f.heading()));
   report_progress(o.check.progress, fmt::format("mutate: the unmutated check took {:.0f} s; {} mutants, about {:.0f} "
                                                 "min one after another\n",
                                                 base_s, planted, base_s * static_cast<double>(planted) / 60));
@@ -203,43 +257,15 @@ MutateReport mutate(const MutateOptions& o) {
     c.command[at] = lines.empty() ? std::string() : lines.back();
     c.keep = dir / "runs";
     if (s.resume && c.reference.empty() && fs::exists(base.keep / "uninterrupted-1.trace", ec))
-      c.reference = base.keep / "uninterrupted-1.trace";
+      c.reference = base.keep / "uninterrupted-1.trace";  // the unmutated run stands for a resume mutant's
     const ProgressSink outer = o.check.progress;
     c.progress = [outer, n, planted, &s](const std::string& text) {
       report_progress(outer, fmt::format("[mutant {}/{} {} {}] {}", n, planted, s.id, s.where, text));
     };
-    const fs::path ran = dir / "ran";  // made by the planted line when it runs (mutate.py's mark)
-    ::setenv("TRAINPROOF_MUTANT_RAN", ran.c_str(), 1);
+    ::setenv("TRAINPROOF_MUTANT_RAN", ran_mark(c).c_str(), 1);
     try {
       const CheckReport r = check(c);
-      const Finding* expected = nullptr;
-      const Finding* other = nullptr;
-      for (const auto& f : r.findings) {
-        if (f.allowed || base_ids.count(f.id)) continue;  // advice names it too
-        if (!expected && s.catches.count(f.id)) expected = &f;
-        if (!other) other = &f;
-      }
-      const ReportEntry* law = nullptr;
-      for (const auto& e : r.laws)
-        if (!law && e.status == Status::kBroken && !base_broken.count(e.name)) law = &e;
-      if (const Finding* f = expected ? expected : other) {
-        m.outcome = MutantResult::Outcome::kCaught;
-        m.by = fmt::format("[{}] {}{}", f->id, f->heading(), f->advice ? " (advice)" : "");
-      } else if (law) {
-        m.outcome = MutantResult::Outcome::kCaught;
-        m.by = fmt::format("{} BROKEN", law_of(law->name));
-      } else if (!fs::exists(ran, ec)) {
-        m.why = "the planted line never ran in any run";
-      } else if (same_run(base.keep / "uninterrupted-1.trace", c.keep / "uninterrupted-1.trace")) {
-        m.why =
-            "equivalent here: its run is bitwise the unmutated script's (values, state digests, final "
-            "parameters)";
-      } else {
-        // Masked (the unmutated script breaks the same law first): not a miss of the gate, which
-        // is red for this script already.
-        m.why = why_survived(s, c, r, b.findings);
-        if (m.why.rfind("masked", 0) != 0) m.outcome = MutantResult::Outcome::kSurvived;
-      }
+      judge_mutant(s, c, r, base, m);
     } catch (const BadInput& e) {  // the mutant fails its first run: no CI would miss it
       m.outcome = MutantResult::Outcome::kCaught;
       m.by = fmt::format("the script fails: {}", std::string(e.what()).substr(0, 160));

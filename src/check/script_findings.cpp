@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -112,6 +113,144 @@ std::vector<Finding> seed_drawn_anew(const RecordedTrace& a, const RecordedTrace
                   drawn.empty() ? std::string() : fmt::format("drawn at {} ", drawn)))};
 }
 
+namespace {
+
+// What one kind of the probe's facts names, if anything: each a function of the fact and the step
+// it came at (the fact's seq + 1).
+std::optional<Finding> zero_grad_missing(const ProbeFact& f, int64_t step) {
+  return make_finding(finding_id::kZeroGradMissing, step, f.where,
+                      fmt::format("gradients left by step {} were still in .grad when the next backward started, so "
+                                  "they add up across steps: call optimizer.zero_grad() once per optimizer step "
+                                  "(accumulating micro-batches within one step is fine)",
+                                  f.seq));
+}
+
+std::optional<Finding> eval_mode_forgotten(const ProbeFact& f, int64_t step) {
+  return make_finding(finding_id::kEvalModeForgotten, step, f.where,
+                      fmt::format("a forward under torch.no_grad() with {} in training mode: call model.eval() before "
+                                  "validating (dropout stays on, BatchNorm keeps updating its running statistics)",
+                                  data_or(f, "modules")));
+}
+
+std::optional<Finding> grad_forward_in_eval_mode(const ProbeFact& f, int64_t step) {
+  const bool backward = data_or(f, "backward") == "true";
+  const std::string stochastic = data_or(f, "stochastic");
+  // Left in eval mode: after the module trained, or after a validation (nanoGPT validates
+  // before its first step: a model never seen training is in eval mode from then on).
+  const bool left = data_or(f, "seen_training") == "true" || data_or(f, "after_validation") == "true";
+  if (backward && left && !stochastic.empty())
+    return make_finding(finding_id::kTrainModeForgotten, step, f.where,
+                        fmt::format("this step trained with {} in eval mode, left there by an earlier validation: "
+                                    "call model.train() after validating",
+                                    stochastic));
+  if (!backward)
+    return make_finding(finding_id::kValidationWithGrad, step, f.where,
+                        "a forward in eval mode with grad enabled and no backward after it: validate under "
+                        "torch.no_grad() (it keeps every activation for a backward that never comes)");
+  return std::nullopt;
+}
+
+std::optional<Finding> softmax_before_cross_entropy(const ProbeFact& f, int64_t step) {
+  const std::string dtype = data_or(f, "dtype");
+  const double tol = dtype == "torch.float16" || dtype == "torch.bfloat16" ? 1e-2 : 1e-3;
+  const double dev = number_or(f, "row_sum_dev", 1);
+  const double smallest = number_or(f, "min", -1);
+  if (smallest < 0 || dev > tol) return std::nullopt;
+  return make_finding(finding_id::kSoftmaxBeforeCrossEntropy, step, f.where,
+                      fmt::format("cross_entropy was given probabilities (every value >= 0, every row summing to 1 "
+                                  "within {:.2g}): it applies log_softmax itself; pass the logits",
+                                  dev));
+}
+
+std::optional<Finding> decay_on_bias_or_norm(const ProbeFact& f, int64_t) {
+  std::stringstream groups(data_or(f, "groups"));
+  int i = 0;
+  for (std::string g; std::getline(groups, g, ';'); ++i) {
+    double wd = 0;
+    int one_dim = 0, n = 0;
+    if (std::sscanf(g.c_str(), "%lf/%d/%d", &wd, &one_dim, &n) == 3 && wd > 0 && one_dim > 0)
+      return make_finding(finding_id::kWeightDecayOnBiasOrNorm, -1, f.where,
+                          fmt::format("param group {} applies weight_decay {:g} to {} one-dimensional parameter(s) of "
+                                      "its {} (biases, norm weights): give them a group with weight_decay 0",
+                                      i, wd, one_dim, n));
+  }
+  return std::nullopt;
+}
+
+std::optional<Finding> clip_before_unscale(const ProbeFact& f, int64_t step) {
+  return make_finding(finding_id::kClipBeforeUnscale, step, f.where,
+                      "clip_grad_norm_ ran on gradients an enabled GradScaler had scaled, so the threshold applies to "
+                      "scaled values: call scaler.unscale_(optimizer) before clipping");
+}
+
+std::optional<Finding> scheduler_per_epoch(const ProbeFact& f, int64_t) {
+  const double k = number_or(f, "scheduler_steps", 0);
+  const double n = number_or(f, "optimizer_steps", 0);
+  const double span = number_or(f, "span", 0);
+  // Sized in this run's steps: its span is the run's optimizer steps (a per-step schedule, stepped
+  // per epoch, ends where the run does). A per-epoch schedule is sized in epochs; cut short by a
+  // short run, its span is any number of epochs, and tells nothing: no finding then.
+  const bool sized_in_steps = span >= 1.5 * k && std::abs(span - n) <= std::max(1.0, 0.05 * n);
+  if (n < 4 || 2 * k > n || !sized_in_steps) return std::nullopt;
+  return make_finding(finding_id::kSchedulerPerEpoch, -1, f.where,
+                      fmt::format("{} stepped {:g} times for {:g} optimizer steps, and its schedule is sized for {:g} "
+                                  "steps, the run's: a per-step schedule stepped per epoch; call scheduler.step() "
+                                  "after every optimizer.step()",
+                                  data_or(f, "scheduler"), k, n, span));
+}
+
+std::optional<Finding> scheduler_before_optimizer(const ProbeFact& f, int64_t step) {
+  return make_finding(finding_id::kSchedulerBeforeOptimizer, step, f.where,
+                      "scheduler.step() ran before the first optimizer.step(): the schedule's first value is skipped; "
+                      "step the scheduler after the optimizer");
+}
+
+std::optional<Finding> random_before_seed(const ProbeFact& f, int64_t) {
+  return make_finding(finding_id::kUnseededRng, -1, f.where,
+                      "random numbers were drawn from torch's global RNG before this torch.manual_seed(): seed first, "
+                      "then build the model and the data");
+}
+
+std::optional<Finding> random_unseeded(const ProbeFact& f, int64_t step) {
+  return make_finding(finding_id::kUnseededRng, step, f.where,
+                      "random numbers were drawn from torch's global RNG (first here) and torch.manual_seed() was "
+                      "never called: seed it before building the model and the data");
+}
+
+// The probe's facts (probe/*.py) and what each names.
+const std::map<std::string, std::optional<Finding> (*)(const ProbeFact&, int64_t), std::less<>> kFactFindings = {
+    {"backward-onto-last-step-grads", zero_grad_missing},
+    {"no-grad-forward-in-train-mode", eval_mode_forgotten},
+    {"grad-forward-in-eval-mode", grad_forward_in_eval_mode},
+    {"cross-entropy-input", softmax_before_cross_entropy},
+    {"param-groups", decay_on_bias_or_norm},
+    {"clip-while-scaled", clip_before_unscale},
+    {"schedule-at-exit", scheduler_per_epoch},
+    {"scheduler-step-before-optimizer-step", scheduler_before_optimizer},
+    {"torch-random-before-seed", random_before_seed},
+    {"torch-random-unseeded", random_unseeded},
+};
+
+// The first checkpoint the run's start `start` saved with steps after it, where it lacks state
+// the run has.
+std::optional<Finding> first_checkpoint_lacking(const RecordedTrace& run, int start) {
+  for (const auto& op : run.file_ops) {
+    if (op.start != start || op.kind != "save" || !op.checkpoint ||
+        std::none_of(run.probe.begin(), run.probe.end(),
+                     [&](const ProbeStep& p) { return p.start == start && p.seq > op.seq; }))
+      continue;
+    const std::vector<std::string> missing = checkpoint_lacks(run, op);
+    if (missing.empty()) return std::nullopt;  // judged at the first checkpoint only
+    return make_finding(finding_id::kCheckpointMissingState, op.seq, op.where,
+                        fmt::format("the checkpoint saved after step {} lacks {} of the state this run has ({}): a "
+                                    "resume from it cannot continue exactly; save them all",
+                                    op.seq, fmt::join(missing, ", "), fmt::join(op.needs, ", ")));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<Finding> script_findings(const RecordedTrace& run) {
   std::vector<Finding> out;
   const int start = run.probe.empty() ? 1 : run.probe.front().start;
@@ -120,106 +259,12 @@ std::vector<Finding> script_findings(const RecordedTrace& run) {
     if (named.insert(f.id).second) out.push_back(std::move(f));
   };
   for (const auto& f : run.facts) {
-    if (f.start != start) continue;
-    const int64_t step = f.seq + 1;
-    if (f.fact == "backward-onto-last-step-grads") {
-      add(make_finding(finding_id::kZeroGradMissing, step, f.where,
-                       fmt::format("gradients left by step {} were still in .grad when the next backward started, so "
-                                   "they add up across steps: call optimizer.zero_grad() once per optimizer step "
-                                   "(accumulating micro-batches within one step is fine)",
-                                   f.seq)));
-    } else if (f.fact == "no-grad-forward-in-train-mode") {
-      add(make_finding(finding_id::kEvalModeForgotten, step, f.where,
-                       fmt::format("a forward under torch.no_grad() with {} in training mode: call model.eval() before "
-                                   "validating (dropout stays on, BatchNorm keeps updating its running statistics)",
-                                   data_or(f, "modules"))));
-    } else if (f.fact == "grad-forward-in-eval-mode") {
-      const bool backward = data_or(f, "backward") == "true";
-      const std::string stochastic = data_or(f, "stochastic");
-      // Left in eval mode: after the module trained, or after a validation (nanoGPT validates
-      // before its first step: a model never seen training is in eval mode from then on).
-      const bool left = data_or(f, "seen_training") == "true" || data_or(f, "after_validation") == "true";
-      if (backward && left && !stochastic.empty())
-        add(make_finding(
-            finding_id::kTrainModeForgotten, step, f.where,
-            fmt::format("this step trained with {} in eval mode, left there by an earlier validation: call "
-                        "model.train() after validating",
-                        stochastic)));
-      else if (!backward)
-        add(make_finding(finding_id::kValidationWithGrad, step, f.where,
-                         "a forward in eval mode with grad enabled and no backward after it: validate under "
-                         "torch.no_grad() (it keeps every activation for a backward that never comes)"));
-    } else if (f.fact == "cross-entropy-input") {
-      const std::string dtype = data_or(f, "dtype");
-      const double tol = dtype == "torch.float16" || dtype == "torch.bfloat16" ? 1e-2 : 1e-3;
-      const double dev = number_or(f, "row_sum_dev", 1);
-      const double smallest = number_or(f, "min", -1);
-      if (smallest >= 0 && dev <= tol)
-        add(make_finding(finding_id::kSoftmaxBeforeCrossEntropy, step, f.where,
-                         fmt::format("cross_entropy was given probabilities (every value >= 0, every row summing to 1 "
-                                     "within {:.2g}): it applies log_softmax itself; pass the logits",
-                                     dev)));
-    } else if (f.fact == "param-groups") {
-      std::stringstream groups(data_or(f, "groups"));
-      int i = 0;
-      for (std::string g; std::getline(groups, g, ';'); ++i) {
-        double wd = 0;
-        int one_dim = 0, n = 0;
-        if (std::sscanf(g.c_str(), "%lf/%d/%d", &wd, &one_dim, &n) == 3 && wd > 0 && one_dim > 0) {
-          add(make_finding(finding_id::kWeightDecayOnBiasOrNorm, -1, f.where,
-                           fmt::format("param group {} applies weight_decay {:g} to {} one-dimensional parameter(s) of "
-                                       "its {} (biases, norm weights): give them a group with weight_decay 0",
-                                       i, wd, one_dim, n)));
-          break;
-        }
-      }
-    } else if (f.fact == "clip-while-scaled") {
-      add(make_finding(finding_id::kClipBeforeUnscale, step, f.where,
-                       "clip_grad_norm_ ran on gradients an enabled GradScaler had scaled, so the threshold applies to "
-                       "scaled values: call scaler.unscale_(optimizer) before clipping"));
-    } else if (f.fact == "schedule-at-exit") {
-      const double k = number_or(f, "scheduler_steps", 0);
-      const double n = number_or(f, "optimizer_steps", 0);
-      const double span = number_or(f, "span", 0);
-      // Sized in this run's steps: its span is the run's optimizer steps (a per-step schedule, stepped
-      // per epoch, ends where the run does). A per-epoch schedule is sized in epochs; cut short by a
-      // short run, its span is any number of epochs, and tells nothing: no finding then.
-      const bool sized_in_steps = span >= 1.5 * k && std::abs(span - n) <= std::max(1.0, 0.05 * n);
-      if (n >= 4 && 2 * k <= n && sized_in_steps)
-        add(make_finding(
-            finding_id::kSchedulerPerEpoch, -1, f.where,
-            fmt::format("{} stepped {:g} times for {:g} optimizer steps, and its schedule is sized for {:g} steps, "
-                        "the run's: a per-step schedule stepped per epoch; call scheduler.step() after every "
-                        "optimizer.step()",
-                        data_or(f, "scheduler"), k, n, span)));
-    } else if (f.fact == "scheduler-step-before-optimizer-step") {
-      add(make_finding(finding_id::kSchedulerBeforeOptimizer, step, f.where,
-                       "scheduler.step() ran before the first optimizer.step(): the schedule's first value is skipped; "
-                       "step the scheduler after the optimizer"));
-    } else if (f.fact == "torch-random-before-seed" || f.fact == "torch-random-unseeded") {
-      add(make_finding(finding_id::kUnseededRng, f.fact == "torch-random-unseeded" ? step : -1, f.where,
-                       f.fact == "torch-random-unseeded"
-                           ? "random numbers were drawn from torch's global RNG (first here) and torch.manual_seed() "
-                             "was never called: seed it before building the model and the data"
-                           : "random numbers were drawn from torch's global RNG before this torch.manual_seed(): seed "
-                             "first, then build the model and the data"));
-    }
+    const auto judge = kFactFindings.find(f.fact);
+    if (f.start != start || judge == kFactFindings.end()) continue;
+    if (auto finding = judge->second(f, f.seq + 1)) add(std::move(*finding));
   }
   for (auto& f : unsafe_loads(run)) add(std::move(f));
-  for (const auto& op : run.file_ops) {
-    if (op.start != start) continue;
-    if (op.kind == "save" && op.checkpoint && !named.count(std::string(finding_id::kCheckpointMissingState)) &&
-        std::any_of(run.probe.begin(), run.probe.end(),
-                    [&](const ProbeStep& p) { return p.start == start && p.seq > op.seq; })) {
-      const std::vector<std::string> missing = checkpoint_lacks(run, op);
-      if (!missing.empty())
-        add(make_finding(finding_id::kCheckpointMissingState, op.seq, op.where,
-                         fmt::format("the checkpoint saved after step {} lacks {} of the state this run has ({}): a "
-                                     "resume from it cannot continue exactly; save them all",
-                                     op.seq, fmt::join(missing, ", "), fmt::join(op.needs, ", "))));
-      named.insert(std::string(finding_id::kCheckpointMissingState));  // judged at the first checkpoint only
-    }
-  }
+  if (auto f = first_checkpoint_lacking(run, start)) add(std::move(*f));
   return out;
 }
 
