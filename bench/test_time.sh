@@ -2,7 +2,7 @@
 # The README's test command timed, revisions side by side in one run: for each REV a fresh
 # clone is bootstrapped (ccache warm: that is not what is measured), then
 # `ctest --test-dir build -j 2 -LE nightly` is timed, and after it the nightly label (what
-# `.ci/run` adds); it prints per revision both wall times, the test count, the negative
+# `.ci/nightly` runs); it prints per revision both wall times, the test count, the negative
 # controls (of both), the label totals and the ten slowest tests of the README's command.
 #   bench/test_time.sh [REV...]       default: HEAD
 #   bench/test_time.sh --build-dir DIR   time the suite of an existing build tree only
