@@ -4,7 +4,8 @@
 # number of mistakes check names, the counts of document lines, controls and invariants, the
 # README's verify sample and the goldens its fingerprint lines name, a line number a sample
 # quotes from the example, a row and the total of the mutate sample, a quote no rule reads, a
-# Debian package, a subcommand or an option of the command line); each must fail, naming the
+# Debian package, a subcommand or an option of the command line, a finding id spelled in
+# mutate.py instead of the catalog's planted_by); each must fail, naming the
 # page. One verify run serves every drift, and one cache the binary's --help answers
 # (CLAIMS_CACHE: the one ClaimsTest.TheDocsSayWhatTheCodeHas filled; else made here).
 #   claims_control_test.sh TRAINPROOF_BIN SOURCE_DIR [VERIFY_JSON]   (without it, verify runs here)
@@ -14,7 +15,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
 drift() {  # drift PAGE SED_EXPRESSION WHAT_THE_FAILURE_NAMES
-  rm -rf "$tmp/copy" && mkdir -p "$tmp/copy" && cp -r "$src/docs" "$src/README.md" "$tmp/copy/"
+  rm -rf "$tmp/copy" && mkdir -p "$tmp/copy/python/trainproof" && cp -r "$src/docs" "$src/README.md" "$tmp/copy/"
+  cp "$src/python/trainproof/mutate.py" "$tmp/copy/python/trainproof/"
   sed -i "$2" "$tmp/copy/$1"
   cmp -s "$tmp/copy/$1" "$src/$1" && { echo "FAIL: '$2' changed nothing in $1"; failed=1; return; }
   python3 "$src/tests/claims_test.py" "$bin" "$src" --docs "$tmp/copy/docs" --verify-json "$verify_json" \
@@ -51,6 +53,8 @@ drift docs/check.md '$a The seed is at train.py:12.' "docs/check.md: quotes trai
 drift docs/setup.md 's/ strace`/`/' "docs/setup.md: its Debian packages leave out"
 drift docs/cli.md 's/ \[--band-k K\]//' "docs/cli.md: .trainproof check. leaves out"
 drift docs/cli.md 's/\[--only ID,ID\]/[--only ID,ID] [--every-mutant]/' "docs/cli.md: .trainproof mutate. names"
+drift python/trainproof/mutate.py 's/^    id = "delete-zero-grad"$/&\n    catches = ("zero-grad-missing",)/' \
+  "python/trainproof/mutate.py spells a finding id"
 drift docs/cli.md '/^    build\/trainproof preempt/d' "docs/cli.md: no usage line for .trainproof preempt."
 drift docs/cli.md 's/^    build\/trainproof bench /    build\/trainproof benchmark /' "docs/cli.md: a usage line names .trainproof benchmark."
 if [ "$failed" -eq 0 ]; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; fi

@@ -90,7 +90,7 @@ elif (int(m.group(1).replace(",", "")), int(m.group(2))) != (values, len(cases))
 
 # 3. Finding ids: the catalog (trainproof/check/findings.h), as `list --findings --json` exports it,
 # against docs/check.md's findings table (its ids in its order, advice marked) and mutate.py's
-# mutations (each id one catches is the catalog's).
+# mutations (each mutation the catalog says plants a finding is one of mutate.py's).
 catalog = json.loads(output_of([binary, "list", "--findings", "--json"]))
 code_ids = {k["id"] for k in catalog}
 findings_section = (docs / "check.md").read_text().split("\n## Findings\n", 1)[-1].split("\n## ", 1)[0]
@@ -104,15 +104,18 @@ for i, advice in doc_rows:
     if kind and kind["advice"] != bool(advice):
         failures.append(f"docs/check.md: {i} is {'' if advice else 'not '}marked advice; the catalog says "
                         f"{'advice' if kind['advice'] else 'a finding'}")
-mutate_py = (src / "python/trainproof/mutate.py").read_text()
-caught = set()
-for m in re.finditer(r'catches = (?:"[a-z-]+", )?\(([^)]*)\)', mutate_py):
-    caught |= set(re.findall(r'"([a-z-]+)"', m.group(1)))
-if not caught:
-    failures.append("python/trainproof/mutate.py: no mutation's catches found (its form changed?)")
-if caught - code_ids:
-    failures.append(f"python/trainproof/mutate.py: mutations are caught by {sorted(caught - code_ids)}, which the "
-                    f"catalog does not name")
+mutate_py = (readme.parent / "python/trainproof/mutate.py").read_text()
+mutation_ids = set(re.findall(r'^    id = "([a-z-]+)"', mutate_py, re.M))
+planted_by = {m for k in catalog for m in k["planted_by"]}
+if not mutation_ids:
+    failures.append("python/trainproof/mutate.py: no mutation's id found (its form changed?)")
+if planted_by - mutation_ids:
+    failures.append(f"the findings catalog says {sorted(planted_by - mutation_ids)} plant findings; "
+                    f"python/trainproof/mutate.py has no such mutation")
+# A mutation's own id may be its finding's ("scheduler-per-epoch"); any other spelling is a copy.
+if re.search(r'"(' + "|".join(map(re.escape, code_ids)) + r')"', re.sub(r'(?m)^    id = .*$', "", mutate_py)):
+    failures.append("python/trainproof/mutate.py spells a finding id: the catalog's planted_by says what catches a "
+                    "mutation")
 mistakes = len(code_ids - {"resume-state-equal-values-differ"})
 m = re.search(r"It names (\d+) mistakes", readme.read_text())
 if not m or int(m.group(1)) != mistakes:

@@ -54,15 +54,17 @@ if [ "$which" = quick ]; then
 else
   [ "$rc" -eq 0 ] || fail "exit $rc: a mutant survived on the correct example"
 fi
-# Each planted mutant that ran is caught by one of the findings its mutation names (mutate.py's
-# catches), not by chance, or (a key dropped from the checkpoint) by the resume law, when the
+# Each planted mutant that ran is caught by one of the findings its mutation plants (the
+# catalog's planted_by), not by chance, or (a key dropped from the checkpoint) by the resume law, when the
 # restart that reads the key fails; the rest never ran (branches of the example's own planted
 # mistakes) or are equivalent (a model.train() on a model in train mode already).
-"$py" - "$tmp/r.json" "$src/python" "$which" <<'PY' || fail "the mutants' outcomes are not as expected"
-import json, sys
-sys.path.insert(0, sys.argv[2])
-from trainproof.mutate import MUTATIONS
-catches = {m.id: set(m.catches) for m in MUTATIONS}
+"$bin" list --findings --json >"$tmp/catalog.json" || fail "list --findings --json failed"
+"$py" - "$tmp/r.json" "$tmp/catalog.json" "$which" <<'PY' || fail "the mutants' outcomes are not as expected"
+import collections, json, sys
+catches = collections.defaultdict(set)
+for kind in json.load(open(sys.argv[2])):
+    for mutation in kind["planted_by"]:
+        catches[mutation].add(kind["id"])
 r = json.load(open(sys.argv[1]))
 caught = [m for m in r["mutants"] if m["outcome"] == "caught"]
 for m in r["mutants"]:

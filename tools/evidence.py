@@ -45,9 +45,15 @@ def rewrite_trace(path):
     path.write_bytes(b"\n".join(out))
 
 
+# Files of python/trainproof that no run of a check imports: `trainproof mutate` runs mutate.py
+# on a script before any check of it, and a check's runs never load it.
+NOT_RUN = {"mutate.py"}
+
+
 def sources(case):
     """The files of this checkout the case's runs depend on, by their path in the checkout."""
-    found = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "python" / "trainproof").rglob("*.py"))
+    found = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "python" / "trainproof").rglob("*.py")
+                   if p.name not in NOT_RUN)
     for trace in case.glob("*.trace*"):
         for word in trace.read_text(errors="replace").replace('"', " ").split():
             if word.startswith("/checkout/") and word.endswith(".py"):

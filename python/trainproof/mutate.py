@@ -95,8 +95,7 @@ def apply_edits(source, edits):
 
 class Mutation:
     """A documented mistake: where it can be planted (sites), and the edits that plant it."""
-    id = ""
-    catches = ()  # the finding ids that name it (a broken law catches it too)
+    id = ""  # its id: the catalog's planted_by names the findings that catch it (a broken law does too)
     what = ""  # what the mistake is, for the row
     absent = ""  # why it is not applicable where the script has no site
     resume = False  # a mistake of resume: it changes nothing before the first restart
@@ -145,13 +144,13 @@ class DeleteCall(Mutation):
 
 
 class DeleteZeroGrad(DeleteCall):
-    id, catches = "delete-zero-grad", ("zero-grad-missing",)
+    id = "delete-zero-grad"
     what, absent = "zero_grad() deleted", "no zero_grad() call"
     tails = ("zero_grad",)
 
 
 class DeleteEval(DeleteCall):
-    id, catches = "delete-eval", ("eval-mode-forgotten",)
+    id = "delete-eval"
     what, absent = "eval() deleted", "no .eval() call"
     tails = ("eval",)
 
@@ -160,7 +159,7 @@ class DeleteEval(DeleteCall):
 
 
 class DeleteTrain(DeleteCall):
-    id, catches = "delete-train", ("train-mode-forgotten",)
+    id = "delete-train"
     what, absent = "train() deleted", "no .train() call"
     tails = ("train",)
 
@@ -169,13 +168,13 @@ class DeleteTrain(DeleteCall):
 
 
 class DeleteUnscale(DeleteCall):
-    id, catches = "delete-unscale", ("clip-before-unscale",)
+    id = "delete-unscale"
     what, absent = "unscale_() deleted", "no GradScaler.unscale_() call"
     tails = ("unscale_",)
 
 
 class DeleteManualSeed(DeleteCall):
-    id, catches = "delete-manual-seed", ("unseeded-rng", "nondeterministic-op")
+    id = "delete-manual-seed"
     what, absent = "torch.manual_seed() deleted", "no torch.manual_seed() or framework seed call"
     tails = ("torch.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all")
     functions = ("set_seed", "seed_everything")  # transformers', accelerate's; Lightning's
@@ -186,9 +185,6 @@ class DeleteRestore(DeleteCall):
     set_state, accelerate's load_state(); or the checkpoint a framework resumes from dropped
     (Trainer.train's resume_from_checkpoint, Lightning's fit(ckpt_path=...)) made None."""
     id = "delete-restore"
-    catches = ("resume-missing-optimizer-state", "resume-missing-scheduler-state", "resume-missing-scaler-state",
-               "resume-missing-rng-state", "resume-missing-data-position", "resume-params-differ",
-               "checkpoint-missing-state")
     what = "a restore on resume deleted"
     absent = "no restore of optimizer, scheduler, scaler or RNG state, nor a checkpoint a framework resumes from"
     resume = True
@@ -214,7 +210,7 @@ class DeleteRestore(DeleteCall):
 
 
 class SoftmaxBeforeCrossEntropy(Mutation):
-    id, catches = "softmax-before-cross-entropy", ("softmax-before-cross-entropy",)
+    id = "softmax-before-cross-entropy"
     what, absent = "softmax wrapped around the logits cross_entropy takes", "no cross_entropy call"
 
     def sites(self, tree):
@@ -225,7 +221,7 @@ class SoftmaxBeforeCrossEntropy(Mutation):
 
 
 class NoDecayGetsDecay(Mutation):
-    id, catches = "no-decay-group-decayed", ("weight-decay-on-bias-or-norm",)
+    id = "no-decay-group-decayed"
     what, absent = "the no-decay param group given weight decay", "no param group with weight_decay 0"
 
     def sites(self, tree):
@@ -239,7 +235,7 @@ class NoDecayGetsDecay(Mutation):
 
 
 class SchedulerBeforeOptimizer(Mutation):
-    id, catches = "scheduler-before-optimizer", ("scheduler-before-optimizer",)
+    id = "scheduler-before-optimizer"
     what, absent = "the scheduler stepped before the optimizer", "no scheduler.step() after an optimizer step"
 
     def sites(self, tree):
@@ -295,7 +291,7 @@ class SchedulerPerEpoch(Mutation):
     """A per-step scheduler stepped once per epoch: its step moved out of the batch loop, after it
     (an epoch loop around a batch loop), or into the branch where the epoch ends (one loop that
     counts its epochs)."""
-    id, catches = "scheduler-per-epoch", ("scheduler-per-epoch",)
+    id = "scheduler-per-epoch"
     what, absent = ("the per-step scheduler stepped once per epoch",
                     "no scheduler.step() in a batch loop with an epoch loop around it or an epoch boundary in it")
 
@@ -365,8 +361,6 @@ class FrameworkSetting(Mutation):
 
 class SaveOnlyModel(FrameworkSetting):
     id = "save-only-model"
-    catches = ("checkpoint-missing-state", "resume-missing-optimizer-state", "resume-missing-scheduler-state",
-               "resume-missing-rng-state")
     what = "Trainer's checkpoints made model-only (save_only_model=True): no optimizer, scheduler or RNG"
     absent = "no TrainingArguments"
     resume = True
@@ -375,7 +369,7 @@ class SaveOnlyModel(FrameworkSetting):
 
 class IgnoreDataSkip(FrameworkSetting):
     # The restarted epoch's sampler draws its order anew from the restored RNG: the RNG redrawn.
-    id, catches = "ignore-data-skip", ("resume-missing-data-position", "resume-rng-redrawn")
+    id = "ignore-data-skip"
     what = "Trainer's resume made to restart the epoch's data (ignore_data_skip=True)"
     absent = "no TrainingArguments"
     resume = True
@@ -383,7 +377,7 @@ class IgnoreDataSkip(FrameworkSetting):
 
 
 class UnseedableSampler(FrameworkSetting):
-    id, catches = "unseedable-sampler", ("resume-missing-data-position", "resume-missing-rng-state")
+    id = "unseedable-sampler"
     what = "accelerate's seedable sampler turned off (use_seedable_sampler=False)"
     absent = "no DataLoaderConfiguration"
     resume = True
@@ -391,7 +385,7 @@ class UnseedableSampler(FrameworkSetting):
 
 
 class WeightsOnlyFalse(Mutation):
-    id, catches = "weights-only-false", ("unsafe-torch-load",)
+    id = "weights-only-false"
     what, absent = "torch.load made to unpickle anything (weights_only=False)", "no torch.load but weights_only=False ones"
 
     def sites(self, tree):
@@ -406,7 +400,7 @@ class WeightsOnlyFalse(Mutation):
 
 
 class DeleteNoGrad(Mutation):
-    id, catches = "delete-no-grad", ("validation-with-grad",)
+    id = "delete-no-grad"
     what, absent = "no_grad() around validation deleted", "no `with torch.no_grad()` block"
 
     NO_GRAD = ("torch.no_grad", "torch.inference_mode", "no_grad", "inference_mode")
@@ -427,8 +421,6 @@ class DeleteNoGrad(Mutation):
 class DropCheckpointKey(Mutation):
     """A piece of state left out of the checkpoint torch.save writes."""
     id = "drop-checkpoint-key"
-    catches = ("checkpoint-missing-state", "resume-missing-optimizer-state", "resume-missing-scheduler-state",
-               "resume-missing-rng-state", "resume-missing-scaler-state", "resume-missing-data-position")
     what, absent = "a key dropped from the saved checkpoint", "no checkpoint dict saved with torch.save"
     resume = True
 
@@ -460,7 +452,7 @@ class DropCheckpointKey(Mutation):
 
 
 class AtomicSaveMadeDirect(Mutation):
-    id, catches = "atomic-save-made-direct", ("non-atomic-checkpoint",)
+    id = "atomic-save-made-direct"
     what, absent = "an atomic save (write, then rename) made direct", "no torch.save followed by os.replace/rename"
     resume = True
 
@@ -554,10 +546,10 @@ def main(argv):
     if len(argv) >= 2 and argv[0] == "list":
         folder, found, absent = mutants(argv[1])
         for i, (m, f, node, _) in enumerate(found):
-            print(json.dumps({"index": i, "id": m.id, "what": m.what, "catches": list(m.catches), "resume": m.resume,
+            print(json.dumps({"index": i, "id": m.id, "what": m.what, "resume": m.resume,
                               "where": f"{f.relative_to(folder)}:{node.lineno}"}))
         for m in absent:
-            print(json.dumps({"index": -1, "id": m.id, "what": m.what, "catches": list(m.catches), "resume": m.resume,
+            print(json.dumps({"index": -1, "id": m.id, "what": m.what, "resume": m.resume,
                               "absent": m.absent}))
         return 0
     if len(argv) == 4 and argv[0] == "write":

@@ -35,7 +35,7 @@ namespace {
 struct Site {
   int index = -1;
   std::string id, what, where, absent;
-  std::set<std::string> catches;  // the findings that name it
+  std::set<std::string> catches;  // the findings that name it (the catalog's planted_by)
   // A mistake of resume: it changes nothing before the first restart, so the unmutated script's
   // uninterrupted run stands for the mutant's (--reference).
   bool resume = false;
@@ -77,7 +77,9 @@ std::vector<Site> list_sites(const std::string& python, const std::string& scrip
     s.where = j.value("where", "");
     s.absent = j.value("absent", "");
     s.resume = j.value("resume", false);
-    for (const auto& c : j.at("catches")) s.catches.insert(c.get<std::string>());
+    for (const auto& k : finding_catalog())  // the findings a mutant of it is expected to draw
+      if (std::find(k.planted_by.begin(), k.planted_by.end(), s.id) != k.planted_by.end())
+        s.catches.insert(std::string(k.id));
     out.push_back(std::move(s));
   }
   return out;

@@ -40,13 +40,15 @@ void print_findings(bool json) {
   if (json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& k : finding_catalog())
-      out.push_back({{"id", k.id}, {"law", k.law}, {"document", k.document}, {"advice", k.advice}});
+      out.push_back(
+          {{"id", k.id}, {"law", k.law}, {"document", k.document}, {"advice", k.advice}, {"planted_by", k.planted_by}});
     fmt::print("{}\n", out.dump(2));
     return;
   }
-  fmt::print("{:<34} {:<30} {}\n", "finding", "law", "document passage");
+  fmt::print("{:<34} {:<30} {}\n", "finding", "law", "document passage; the mutations that plant it");
   for (const auto& k : finding_catalog())
-    fmt::print("{:<34} {:<30} {}{}\n", k.id, k.law, k.document, k.advice ? " (advice)" : "");
+    fmt::print("{:<34} {:<30} {}{}{}\n", k.id, k.law, k.document, k.advice ? " (advice)" : "",
+               k.planted_by.empty() ? "" : fmt::format("; mutate: {}", fmt::join(k.planted_by, ", ")));
 }
 
 // The laws check holds a command to, and the two only findings break (trainproof/check/findings.h).

@@ -75,6 +75,9 @@ struct FindingKind {
   std::string_view law;       // law::kExactResume, law::kTrainingLoop, ...: as the report heads it
   std::string_view document;  // the documents' passage: "003, Common mistakes"
   bool advice = false;        // said, never breaking a law
+  // The mutations of `trainproof mutate` (python/trainproof/mutate.py) that plant it: a mutant of
+  // one of them is caught by this finding as expected.
+  std::vector<std::string_view> planted_by = {};
 };
 
 // The catalog, in the order docs/check.md's findings table lists it.
