@@ -1,0 +1,57 @@
+// The law of the preempted run: SIGKILLed and restarted, bitwise the uninterrupted run
+// (check_resume.cpp), or with --restart-nproc, resumed on another number of processes
+// (reshard.cpp); where another process (a rank, a worker) departs first, it is named.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "src/check/checking.h"
+#include "src/check/reshard.h"
+#include "trainproof/check/findings.h"
+
+namespace trainproof {
+namespace {
+
+// The preempted run's other processes (ranks, workers): where one departs before the primary (or
+// the primary held), the law is broken there and the diagnosis is that process's; the primary's
+// own diagnosis of a later departure (its resume- findings) follows from it and goes.
+ResumeVerdict judged_other_processes(const ProcessRun& straight, ResumeVerdict v) {
+  const auto other = first_process_departure(straight, v.seen);
+  if (!other || (v.seen.departure >= 0 && other->step >= v.seen.departure)) return v;
+  v.findings.erase(std::remove_if(v.findings.begin(), v.findings.end(),
+                                  [](const Finding& f) { return f.id.rfind("resume-", 0) == 0; }),
+                   v.findings.end());
+  v.findings.insert(v.findings.end(), other->findings.begin(), other->findings.end());
+  v.law.status = Status::kBroken;
+  v.law.detail = fmt::format("{} departs first, at step {}{}; {}", process_name(other->who), other->step,
+                             v.seen.departure >= 0 ? fmt::format(" (before the primary, at step {})", v.seen.departure)
+                                                   : std::string(" (the primary held)"),
+                             v.law.detail);
+  return v;
+}
+
+// --kills: the preempted run, bitwise the uninterrupted one (resume_law), or with
+// --restart-nproc, resumed on another number of processes (reshard_law).
+void judge_resume(Checking& c) {
+  const CheckOptions& o = c.o;
+  if (o.kills == 0) return;
+  if (o.restart_nproc > 0) {
+    c.progress.run(fmt::format("preempted: {} SIGKILL(s), restarted on {} process(es) per node after each", o.kills,
+                               o.restart_nproc));
+    ReshardVerdict v = reshard_law(c.launch, c.first, o, c.runs_differ, c.progress);
+    return c.add(std::move(v.law), v.findings);
+  }
+  c.progress.run(fmt::format("preempted: {} SIGKILL(s), restarted after each", o.kills));
+  ResumeVerdict v = resume_law(c.launch, c.straight(), {o.kills, o.seed, c.runs_differ, *c.reruns, false}, c.progress);
+  if (c.runs_differ.empty()) v = judged_other_processes(c.first, std::move(v));
+  c.add(std::move(v.law), v.findings);
+  c.preempted = std::move(v.seen);
+}
+
+}  // namespace
+
+extern const CheckLaw check_law_exact_resume{law::kExactResume, judge_resume};
+
+}  // namespace trainproof
