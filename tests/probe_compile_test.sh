@@ -9,7 +9,8 @@
 # is the quick form: what Dynamo traces is the same, the code generation is skipped.
 # control: the negative control; the probe's hooks are left for Dynamo to trace
 # (TRAINPROOF_INJECT_FAULT=probe-traced-by-dynamo), as before the probe stepped aside, and the
-# comparison must catch it (the script breaks, or its graphs or results change).
+# comparison must catch it: the script breaks where Dynamo traced the probe, or its graphs or
+# results change. Any other failure (a crash elsewhere, a file missing) fails the control.
 set -uo pipefail
 py=$1 control=${2:-} backend=${3:-inductor}
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,6 +73,14 @@ same=$?
 cat "$tmp/verdict.log"
 if [ "$control" = control ]; then
   [ "$same" -ne 0 ] || fail "a probe Dynamo traces went unnoticed: the comparison is blind"
+  # Caught by what the comparison is for, not by any failure (a file missing, an unrelated
+  # crash): the graphs or the results differ, or the script broke where Dynamo traced the probe
+  # (its traceback runs through torch/_dynamo and into the probe's hooks).
+  if ! grep -qE "^(Dynamo's counters differ|.* differs with the probe)" "$tmp/verdict.log"; then
+    grep -q "^the compiled example failed under the probe" "$tmp/verdict.log" && grep -q "torch/_dynamo/" "$tmp/with.log" \
+      && grep -q "trainproof/probe/" "$tmp/with.log" \
+      || fail "the control failed, but not where Dynamo traced the probe: $(tail -1 "$tmp/verdict.log")"
+  fi
 else
   [ "$same" -eq 0 ] || fail "the probe changed the compiled script"
 fi
