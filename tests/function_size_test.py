@@ -1,6 +1,8 @@
 """No function in the named sources takes more than 5 parameters or runs past 80 lines.
 
 usage: function_size_test.py FILE_OR_FOLDER...
+       function_size_test.py --control   (the negative control: a source with a function over each
+                                          limit and one within both must fail, naming the two)
 
 A function is a definition at namespace level, as clang-format lays it out here: a line at
 column 0 that holds '(' and whose signature ends in '{', up to the next line that is '}' alone.
@@ -86,5 +88,31 @@ def main(args):
     return 1 if failed or count == 0 else 0
 
 
+def control():
+    """A function of 6 parameters and one of 81 lines are named; one within both is not."""
+    import contextlib
+    import io
+    import tempfile
+    body = "".join(f"  x += {i};\n" for i in range(MAX_LINES - 3))  # 81 lines in all
+    source = ("int six(int a, int b, int c, int d, int e, int f) {\n  return a + b + c + d + e + f;\n}\n\n"
+              "int five(int a, int b, int c, int d, int e) {\n  return a + b + c + d + e;\n}\n\n"
+              f"int long_one() {{\n  int x = 0;\n{body}  return x;\n}}\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "over.cpp")
+        with open(path, "w") as f:
+            f.write(source)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = main([path])
+    text = out.getvalue()
+    want = [f"{path}:1 six: 6 parameters", f"{path}:9 long_one: 81 lines"]
+    missing = [w for w in want if w not in text]
+    if rc != 1 or missing or "five" in text:
+        print(f"FAIL: the control was not caught as it should be (exit {rc}, missing {missing}):\n{text}")
+        return 1
+    print(f"control: both named, the function within the limits not:\n{text}")
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(control() if sys.argv[1:] == ["--control"] else main(sys.argv[1:]))
