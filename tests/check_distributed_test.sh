@@ -12,6 +12,8 @@
 #   no-optimizer | newest-folder | no-zero-grad   sharded_dcp.py's twins, each named at its line
 #   reshard-2to1 | reshard-1to2   the correct loop killed and restarted on another number of
 #                        processes (--restart-nproc): the resharded resume's law held, no finding
+#   no-optimizer-2to1    the no-optimizer twin killed and restarted on 1 process: the optimizer
+#                        state it trains from is not the checkpoint's (reshard-state-differs)
 #   per-rank-position | per-rank-position-1to2   its twin whose data position is a per-rank count:
 #                        reshard-samples-differ at the step line, the rank that took another step's
 #                        samples named (repeated, or taken ahead)
@@ -119,6 +121,15 @@ case $case in
     grep -q "restart 1 resumed at step $printed on $to process(es)" "$tmp/out.log" \
       || fail "the script resumed at step '$printed' on $to process(es); check says otherwise"
     [ "$to" = 2 ] && { [ -s "$runs/preempted.trace.rank1" ] || fail "the rank the restart added recorded nothing"; }
+    ;;
+  no-optimizer-2to1)  # the twin that saves no optimizer state, resumed on 1 process: the state departs
+    check --kills 1 --restart-nproc 1 --resume-args --resume -- "${torchrun2[@]}" "$loop" --out '{run_dir}' \
+      --mistake no-optimizer
+    grep -q "^BROKEN   resume at another world size" "$tmp/out.log" || fail "the optimizer state lost did not break the law"
+    finding_at reshard-state-differs "optimizer.step()"
+    grep -A1 "\[reshard-state-differs\]" "$tmp/out.log" | grep -q "the optimizer state it trains from are not the checkpoint's" \
+      || fail "the state that departs is not named as the optimizer's"
+    finding_at checkpoint-missing-state 'dcp.save({"app": app}'
     ;;
   per-rank-position | per-rank-position-1to2)  # the twin: the data position kept per rank is lost in the reshard
     from=2 to=1

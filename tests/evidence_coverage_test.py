@@ -17,7 +17,6 @@ root = pathlib.Path(sys.argv[2] if len(sys.argv) > 2 else pathlib.Path(__file__)
 # Named by no recorded case yet, and why; each is named live elsewhere (the test that says so).
 NOT_RECORDED = {
     "resume-rng-redrawn": "accelerate's reshuffle (CheckFrameworksTest.AccelerateReshuffleNamed, nightly)",
-    "reshard-state-differs": "a resharded state that departs (ReshardTest, from records)",
 }
 # The laws the evidence holds; the schedule (--expect-lr) and the golden (--golden) are the C++
 # loop's, judged live in every run (CheckTest.cpp.*).
