@@ -10,14 +10,18 @@
 # first finding must name the script's line holding it. Exits 77 (skipped) where the framework
 # is not installed in PYTHON (tools/bootstrap.sh installs examples/frameworks/requirements.txt);
 # in CI (CI=true) that fails instead: a skip there would pass a suite that tested no framework.
+# EVIDENCE=DIR (tests/support/evidence.sh): judge DIR/SCRIPT-MISTAKE, the runs a live check kept,
+# running nothing (no framework needed then); with REMAKE=1 as well, run live and keep them there.
 set -uo pipefail
 bin=$1 py=$2 name=$3 kills=$4 mistake=$5 want=$6 text=${7:-}
 script=$(cd "$(dirname "$0")/.." && pwd)/examples/frameworks/$name.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
+source "$(dirname "$0")/support/evidence.sh"
+case=$name-$mistake
 module=$(sed -n 's/^from \([a-z]*\) import.*/\1/p;s/^import \(lightning\|accelerate\|transformers\).*/\1/p' "$script" | grep -m1 -E 'transformers|lightning|accelerate')
-if ! "$py" -c "import $module" 2>/dev/null; then
+if { [ -z "${EVIDENCE:-}" ] || [ -n "${REMAKE:-}" ]; } && ! "$py" -c "import $module" 2>/dev/null; then
   # In CI a missing framework is the bootstrap's failure, not a reason to skip (exit 77 would pass).
   [ "${CI:-}" = true ] && { echo "FAIL: $module is not installed in $py (the bootstrap installs examples/frameworks)"; echo "0 passed, 1 failed"; exit 1; }
   echo "skipped: $module is not installed in $py (pip install -r examples/frameworks/requirements.txt torch==2.14.1)"
@@ -25,9 +29,8 @@ if ! "$py" -c "import $module" 2>/dev/null; then
 fi
 args=(--runs 2)  # without kills, the determinism law: a correct form is held to a law, not to none
 [ "$kills" -gt 0 ] && args=(--kills "$kills" --seed 3 --resume-args --resume)
-env -u PYTHONPATH "$bin" check "${args[@]}" --json "$tmp/r.json" -- "$py" "$script" --out '{run_dir}' \
-  --mistake "$mistake" >"$tmp/out.log" 2>&1
-rc=$?
+evidence_check "$case" "$tmp/r.json" "${args[@]}" -- "$py" "$script" --out '{run_dir}' --mistake "$mistake" \
+  >"$tmp/out.log" 2>&1
 "$py" - "$tmp/r.json" "$want" "$rc" "$kills" "$script" "$text" "$mistake" >"$tmp/verdict.log" 2>&1 <<'PY'
 import json, sys
 report, want, rc, kills, script, text = sys.argv[1], sys.argv[2].split(), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
@@ -55,4 +58,4 @@ PY
 ok=$?
 cat "$tmp/verdict.log"
 [ "$ok" -eq 0 ] || fail "$(tail -1 "$tmp/verdict.log")"
-echo "1 passed, 0 failed"
+evidence_passed "$case"
