@@ -31,20 +31,14 @@ export PATH="$venv:$PATH" OMP_NUM_THREADS=1
 loop=$src/examples/distributed/sharded_dcp.py
 fail() { echo "FAIL: $*"; cat "$tmp/out.log"; echo "0 passed, 1 failed"; exit 1; }
 line_of() { grep -nF -- "$1" "$2" | head -1 | cut -d: -f1; }
-# EVIDENCE=DIR: judge DIR/CASE, the runs a live check of this case kept (tools/remake_evidence.sh),
-# with the same options and command, running nothing (check --replay); with REMAKE=1 as well, run
-# the case live, keep its runs there and make them evidence (tools/evidence.py keep).
-runs=$tmp/runs
-[ -n "${EVIDENCE:-}" ] && runs=$EVIDENCE/$case
-check() {
-  if [ -n "${EVIDENCE:-}" ] && [ -z "${REMAKE:-}" ]; then
-    [ -f "$runs/work.txt" ] || fail "no evidence for $case in $EVIDENCE (tools/remake_evidence.sh makes it)"
-    "$bin" check --replay "$runs" --json "$tmp/report.json" "$@" >"$tmp/out.log" 2>&1
-  else
-    [ -n "${EVIDENCE:-}" ] && rm -rf "$runs"
-    "$bin" check --keep "$runs" --json "$tmp/report.json" "$@" >"$tmp/out.log" 2>&1
-  fi
-}
+# EVIDENCE=DIR: judge DIR/CASE, the runs a live check of this case kept, running nothing (check
+# --replay, with the options and command it kept); with REMAKE=1 as well, run the case live, keep
+# its runs there and make them evidence (tests/support/evidence.sh, tools/remake_evidence.sh).
+py=$venv/python
+source "$src/tests/support/evidence.sh"
+evidence_live_keep=$tmp/runs
+runs=$(evidence_runs "$case")
+check() { evidence_check "$case" "$tmp/report.json" "$@" >"$tmp/out.log" 2>&1; }
 torchrun2=(torchrun --standalone --nproc-per-node 2)
 laws_held() {
   grep -q "^check: 2 laws, 2 held, 0 broken, 0 finding(s)" "$tmp/out.log" || fail "the correct loop did not hold both laws without a finding"
@@ -158,8 +152,5 @@ case $case in
 esac
 # A DCP checkpoint's own writes are not the script's: no finding names a torch.load inside DCP.
 grep -q "\[unsafe-torch-load\]" "$tmp/out.log" && fail "DCP's own load was taken for the script's torch.load"
-if [ -n "${EVIDENCE:-}" ] && [ -n "${REMAKE:-}" ]; then
-  "$venv/python" "$src/tools/evidence.py" keep "$runs" || fail "could not make $runs evidence"
-fi
 echo "$case: $(tail -1 "$tmp/out.log")"
-echo "1 passed, 0 failed"
+evidence_passed "$case"

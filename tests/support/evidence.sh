@@ -5,8 +5,16 @@
 #                    kept in check.json), running nothing;
 #   REMAKE=1 too     it runs live and keeps the runs in DIR/CASE; evidence_passed then makes them
 #                    evidence (tools/evidence.py keep: neutral paths, no checkpoints).
-# The caller defines `bin` (trainproof), `py` (Python) and `fail`.
+# The caller defines `bin` (trainproof), `py` (Python) and `fail`; it may set `evidence_live_keep`,
+# the folder a live check keeps its runs in (a test that reads them: evidence_runs).
 evidence_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+evidence_live_keep=
+
+# evidence_runs CASE: the folder the runs of CASE are kept in: the evidence (replayed or remade), or
+# evidence_live_keep for a live check.
+evidence_runs() {
+  if [ -n "${EVIDENCE:-}" ]; then echo "$EVIDENCE/$1"; else echo "$evidence_live_keep"; fi
+}
 
 # evidence_check CASE REPORT ARGS...: `check --json REPORT ARGS...` (ARGS: options, --, command), or
 # its replay; sets rc.
@@ -14,7 +22,7 @@ evidence_check() {
   local case=$1 report=$2
   shift 2
   if [ -z "${EVIDENCE:-}" ]; then
-    env -u PYTHONPATH "$bin" check --json "$report" "$@"
+    env -u PYTHONPATH "$bin" check ${evidence_live_keep:+--keep "$evidence_live_keep"} --json "$report" "$@"
   elif [ -n "${REMAKE:-}" ]; then
     rm -rf "${EVIDENCE:?}/$case" && mkdir -p "$EVIDENCE"
     env -u PYTHONPATH "$bin" check --keep "$EVIDENCE/$case" --json "$report" "$@"
