@@ -6,7 +6,6 @@
 #include "trainproof/check/findings.h"
 
 #include <algorithm>
-#include <cmath>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -23,8 +22,6 @@
 #include "src/check/probe_findings.h"
 #include "src/check/processes.h"
 #include "src/check/reshard.h"
-#include "src/process/exec_paths.h"
-#include "src/process/process.h"
 #include "trainproof/core/data_dirs.h"
 #include "trainproof/core/errors.h"
 #include "trainproof/core/recorded_trace.h"
