@@ -108,16 +108,16 @@ Preemption replayed(const Launcher& launch, const std::string& run) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // Kill 1 of a preempted run: the moment it waits for (a write into the run folder, or one ended),
 // and what it lands in.
 class FirstKill {
  public:
   FirstKill(const Run& r, const std::vector<fs::path>& resume_files, bool away_from_writes)
-      : dir_(r.dir), resume_files_(resume_files), away_(away_from_writes), watch_(r.dir) {}
+      : dir_(r.dir),
+        resume_files_(resume_files),
+        away_(away_from_writes),
+        between_(away_from_writes || fault_injected("check-kill-between-writes")),
+        watch_(r.dir) {}
 
   // Whether the moment has come, once `counter` has counted the `at` steps it is armed at: kill 1
   // lands on a write into the run folder (with the fault check-kill-between-writes, the negative
@@ -136,11 +136,10 @@ class FirstKill {
     }
     wrote_ = wrote_ || closed || watch_.moved_in().size() > moved_before_;
     target_ = watch_.writing();
-    const bool between = away_ || fault_injected("check-kill-between-writes");
-    if (target_.empty() == between && wrote_) return true;
+    if (target_.empty() == between_ && wrote_) return true;
     // A checkpoint written elsewhere and renamed into the run folder: no write here to
     // tear; the kill comes right after it, so that the restart resumes from it.
-    if (!between && watch_.moved_in().size() > moved_before_) {
+    if (!between_ && watch_.moved_in().size() > moved_before_) {
       moved_ = watch_.moved_in().back();
       return true;
     }
@@ -183,6 +182,7 @@ class FirstKill {
   fs::path dir_;
   const std::vector<fs::path>& resume_files_;
   bool away_;
+  bool between_;  // the moment is one with no write under way (away_, or the negative control's fault)
   WriteWatch watch_;
   bool armed_ = false;       // at steps recorded: from here on the first write is the moment
   size_t moved_before_ = 0;  // what had been moved into the run folder whole when armed
