@@ -96,7 +96,8 @@ bool stopped_within(pid_t pid, int ms) {
 }
 
 // torchrun starts its ranks in sessions of their own. A stop of the child's group misses them
-// (the control, first); a stop handed the tree listed beforehand reaches them at once, so that a
+// (the control, first), and so does a listing whose start times are not theirs (their pids reused);
+// a stop handed the tree listed beforehand reaches them at once, so that a
 // kill timed to land during a rank's write lands there. The kill then ends them too.
 TEST(ProcessTest, AStopReachesAListedProcessInASessionOfItsOwn) {
   TempDir dir("proc");
@@ -112,10 +113,15 @@ TEST(ProcessTest, AStopReachesAListedProcessInASessionOfItsOwn) {
   ASSERT_GT(rank, 0) << read_all(log);
   ASSERT_NE(getsid(rank), getsid(pid));
   const auto tree = process_tree(pid);
-  ASSERT_NE(std::find(tree.begin(), tree.end(), rank), tree.end());
+  ASSERT_TRUE(std::any_of(tree.begin(), tree.end(), [&](const ListedProcess& p) { return p.pid == rank; }));
 
   stop_group(pid);
   EXPECT_FALSE(stopped_within(rank, 300)) << "a stop of the group alone reached another session";
+  // A listed pid that another process has now (its start time differs) is not stopped.
+  std::vector<ListedProcess> reused = tree;
+  for (auto& p : reused) p.start += 1;
+  stop_group(pid, reused);
+  EXPECT_FALSE(stopped_within(rank, 300)) << "a stop reached a process the listing did not name";
   stop_group(pid, tree);
   EXPECT_TRUE(stopped_within(rank, 5000));
   kill_and_reap(pid);

@@ -188,7 +188,7 @@ class FirstKill {
   size_t moved_before_ = 0;  // what had been moved into the run folder whole when armed
   bool wrote_ = !away_;      // away from writes: once a write has ended since arming
   std::string target_, moved_;
-  std::vector<pid_t> tree_;  // listed when armed
+  std::vector<ListedProcess> tree_;  // listed when armed
 };
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -168,29 +169,45 @@ bool ended_by_signal(int exit_code) {
   return exit_code > 128;
 }
 
-// pid and every process below it, by the parent links in /proc/<pid>/stat (its 4th field,
-// after the parenthesised name, which may itself hold spaces and parentheses).
-std::vector<pid_t> process_tree(pid_t root) {
-  if (fault_injected("kill-misses-other-sessions")) return {root};
-  std::vector<std::pair<pid_t, pid_t>> parent_of;  // (pid, ppid)
+namespace {
+
+// The parent and the start time of process `pid`, from /proc/<pid>/stat (its 4th and 22nd
+// fields, after the parenthesised name, which may itself hold spaces and parentheses); empty
+// once it is gone.
+std::optional<std::pair<pid_t, unsigned long long>> parent_and_start(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/stat");
+  std::string stat;
+  std::getline(in, stat);
+  const size_t close = stat.rfind(')');
+  if (close == std::string::npos) return std::nullopt;  // gone between the listing and the read
+  std::istringstream rest(stat.substr(close + 1));
+  std::string field;
+  long ppid = 0;
+  if (!(rest >> field >> ppid)) return std::nullopt;
+  for (int i = 5; i < 22; ++i) rest >> field;  // fields 5 to 21
+  unsigned long long start = 0;
+  if (!(rest >> start)) return std::nullopt;
+  return std::make_pair(static_cast<pid_t>(ppid), start);
+}
+
+}  // namespace
+
+// pid and every process below it, by the parent links in /proc.
+std::vector<ListedProcess> process_tree(pid_t root) {
+  std::vector<std::pair<ListedProcess, pid_t>> all;  // (process, its parent)
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
     const std::string name = entry.path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "stat");
-    std::string stat;
-    std::getline(in, stat);
-    const size_t close = stat.rfind(')');
-    if (close == std::string::npos) continue;  // gone between the listing and the read
-    std::istringstream rest(stat.substr(close + 1));
-    std::string state;
-    long ppid = 0;
-    if (rest >> state >> ppid) parent_of.emplace_back(static_cast<pid_t>(std::stol(name)), static_cast<pid_t>(ppid));
+    if (const auto ps = parent_and_start(name))
+      all.push_back({{static_cast<pid_t>(std::stol(name)), ps->second}, ps->first});
   }
-  std::vector<pid_t> tree{root};
+  const auto root_start = parent_and_start(std::to_string(root));
+  std::vector<ListedProcess> tree{{root, root_start ? root_start->second : 0}};
+  if (fault_injected("kill-misses-other-sessions")) return tree;
   for (size_t i = 0; i < tree.size(); ++i)
-    for (const auto& [pid, ppid] : parent_of)
-      if (ppid == tree[i] && std::find(tree.begin(), tree.end(), pid) == tree.end()) tree.push_back(pid);
+    for (const auto& [p, ppid] : all)
+      if (ppid == tree[i].pid && std::find(tree.begin(), tree.end(), p) == tree.end()) tree.push_back(p);
   return tree;
 }
 
@@ -201,17 +218,17 @@ void kill_and_reap(pid_t pid) {
   // The group stops at once, as a kill would: check times its first kill to land during a
   // write, and the listing below takes milliseconds, long enough for the write to end.
   stop_group(pid);
-  std::vector<pid_t> tree;
+  std::vector<ListedProcess> tree;
   for (int round = 0; round < 5; ++round) {
-    std::vector<pid_t> now = process_tree(pid);
-    for (const pid_t p : now) kill(p, SIGSTOP);
+    std::vector<ListedProcess> now = process_tree(pid);
+    for (const ListedProcess& p : now) kill(p.pid, SIGSTOP);
     const bool settled = now.size() == tree.size();
     tree = std::move(now);
     if (settled) break;
   }
   kill(-pid, SIGKILL);
   kill(pid, SIGKILL);
-  for (const pid_t p : tree) kill(p, SIGKILL);
+  for (const ListedProcess& p : tree) kill(p.pid, SIGKILL);
   while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
   }
 }
@@ -273,10 +290,13 @@ void kill_group(pid_t pid) {
   kill(-pid, SIGKILL);
 }
 
-void stop_group(pid_t pid, const std::vector<pid_t>& below) {
+void stop_group(pid_t pid, const std::vector<ListedProcess>& below) {
   kill(-pid, SIGSTOP);
   kill(pid, SIGSTOP);
-  for (const pid_t p : below) kill(p, SIGSTOP);
+  for (const ListedProcess& p : below) {
+    const auto now = parent_and_start(std::to_string(p.pid));  // a few reads of one small file each
+    if (p.pid != pid && now && now->second == p.start) kill(p.pid, SIGSTOP);
+  }
 }
 
 std::vector<std::string> record_entry(const std::vector<std::string>& scenarios, const std::string& device,

@@ -89,14 +89,22 @@ bool wait_all_within(std::vector<WaitedChild>& children, const std::function<boo
 void kill_and_reap(pid_t pid);
 // SIGKILLs what is left of a reaped child's process group: nothing it started outlives it.
 void kill_group(pid_t pid);
+// A process as listed: its pid and its start time (clock ticks after boot), which tells it from a
+// later process given the same pid.
+struct ListedProcess {
+  pid_t pid = 0;
+  unsigned long long start = 0;
+  bool operator==(const ListedProcess&) const = default;
+};
 // pid and every process below it now, in its group or in sessions of their own (torchrun's
 // ranks). Listing takes milliseconds: list before the moment that matters.
-std::vector<pid_t> process_tree(pid_t root);
+std::vector<ListedProcess> process_tree(pid_t root);
 // SIGSTOPs the child, its process group and `below` (its tree, listed beforehand) at once: what
 // it is doing now (a write) is where a kill_and_reap() after it lands, however long the caller
-// looks before sending it. A process in a session of its own that `below` misses goes on until
-// kill_and_reap() lists the tree again.
-void stop_group(pid_t pid, const std::vector<pid_t>& below = {});
+// looks before sending it. A listed process that has ended since is skipped, and so is its pid
+// if another process has it now (its start time differs). A process in a session of its own
+// that `below` misses goes on until kill_and_reap() lists the tree again.
+void stop_group(pid_t pid, const std::vector<ListedProcess>& below = {});
 
 // A crash (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT) prints "trainproof: fatal signal N" and
 // the stack's return addresses to stderr, then ends the process by that signal as before: a
