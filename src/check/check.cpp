@@ -9,7 +9,6 @@
 #include <fstream>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -205,14 +204,8 @@ const std::vector<const CheckLaw*>& exact_laws() {
 #include "check_laws.inc"
     };
 #undef TRAINPROOF_CHECK_LAW
-    const auto& catalog = law_catalog();
-    const auto place = [&](const CheckLaw* l) {
-      const auto it = std::find_if(catalog.begin(), catalog.end(), [&](const LawKind& k) { return k.id == l->law; });
-      if (it == catalog.end())
-        throw std::logic_error(fmt::format("law '{}' is not in the catalog (findings.h)", l->law));
-      return it - catalog.begin();
-    };
-    std::stable_sort(all.begin(), all.end(), [&](const CheckLaw* a, const CheckLaw* b) { return place(a) < place(b); });
+    std::stable_sort(all.begin(), all.end(),
+                     [](const CheckLaw* a, const CheckLaw* b) { return law_place(a->law) < law_place(b->law); });
     return all;
   }();
   return laws;

@@ -230,12 +230,10 @@ Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const 
       p.notes.push_back(fmt::format("start {} finished before kill {} at step {}", k + 1, k + 1, at[k]));
       return kept(launch, p);
     }
-    if (first) {
+    if (first)
       first->kill(pid, counter, p);
-    } else {
-      stop_group(pid);
-      kill_and_reap(pid);
-    }
+    else
+      kill_and_reap(pid);  // it stops the group first
     progress.note(
         fmt::format("preempted run SIGKILLed ({} of {}) after {} recorded steps", k + 1, at.size(), counter.now()));
   }

@@ -35,10 +35,15 @@ const std::vector<LawKind>& law_catalog() {
   return rows;
 }
 
-std::string law_heading(std::string_view id, std::string_view what) {
+size_t law_place(std::string_view law) {
   const auto& rows = law_catalog();
-  if (std::none_of(rows.begin(), rows.end(), [&](const LawKind& k) { return k.id == id; }))
-    throw std::logic_error(fmt::format("law '{}' is not in the catalog (findings.h)", id));
+  const auto it = std::find_if(rows.begin(), rows.end(), [&](const LawKind& k) { return k.id == law; });
+  if (it == rows.end()) throw std::logic_error(fmt::format("law '{}' is not in the catalog (findings.h)", law));
+  return static_cast<size_t>(it - rows.begin());
+}
+
+std::string law_heading(std::string_view id, std::string_view what) {
+  law_place(id);  // a law the catalog lacks throws
   return fmt::format("{}: {}", id, what);
 }
 

@@ -202,8 +202,8 @@ std::vector<ListedProcess> process_tree(pid_t root) {
     if (const auto ps = parent_and_start(name))
       all.push_back({{static_cast<pid_t>(std::stol(name)), ps->second}, ps->first});
   }
-  const auto root_start = parent_and_start(std::to_string(root));
-  std::vector<ListedProcess> tree{{root, root_start ? root_start->second : 0}};
+  const auto listed_root = std::find_if(all.begin(), all.end(), [&](const auto& e) { return e.first.pid == root; });
+  std::vector<ListedProcess> tree{listed_root == all.end() ? ListedProcess{root, 0} : listed_root->first};
   if (fault_injected("kill-misses-other-sessions")) return tree;
   for (size_t i = 0; i < tree.size(); ++i)
     for (const auto& [p, ppid] : all)

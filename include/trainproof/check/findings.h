@@ -5,6 +5,7 @@
 // holds docs/check.md's findings table and mutate.py's mutations to it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -63,6 +64,9 @@ struct LawKind {
 };
 // Every law, in the order a report lists them.
 const std::vector<LawKind>& law_catalog();
+// Where `law` stands in law_catalog(); a law the catalog lacks is a bug of trainproof's
+// (InternalError).
+size_t law_place(std::string_view law);
 // "<law>: <what>", the name of a law's entry in a report; a law the catalog lacks is a bug of
 // trainproof's (InternalError).
 std::string law_heading(std::string_view law, std::string_view what);
