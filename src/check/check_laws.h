@@ -39,6 +39,7 @@ class Progress {
   void run(const std::string& what) {
     report_progress(sink_, fmt::format("check [run {}/{}, {:.1f} s] {}\n", ++n_, runs_, seconds(), what));
   }
+  void add_run() { ++runs_; }  // a run the check had not planned (a law asked for it)
   void note(const std::string& what) const {
     report_progress(sink_, fmt::format("check [{:.1f} s]   {}\n", seconds(), what));
   }
@@ -95,6 +96,7 @@ struct ResumeVerdict {
   std::vector<Finding> findings;
   PreemptedRun seen;
   bool torn = false;
+  bool departed = false;  // broken by its values departing (not by a start that failed)
 };
 
 class OpReruns;  // op_reruns.h

@@ -398,7 +398,7 @@ Law held_unless_untested(const Preemption& p, const Placed& placed, bool probed,
 // The law `name` of the preempted run `p` (judged from its evidence alone, but for the op reruns).
 ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straight, const std::string& name,
                                const std::string& runs_differ, const OpReruns& reruns) {
-  ResumeVerdict v{Law(name, true, ""), {}, {}, false};
+  ResumeVerdict v{Law(name, true, ""), {}, {}, false, false};
   if (auto failed = failed_start_law(p, name)) {
     if (failed->status == Status::kBroken) {
       v.findings = torn_saves(p.run, p.killed_writing);
@@ -434,8 +434,10 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
                           "departure after a restart says nothing of the resume until the loop is deterministic "
                           "(or held by a band golden, --band){}",
                           diff, runs_differ, where));
-  else if (!diff.empty())
+  else if (!diff.empty()) {
     v.law = {name, false, diff + where};
+    v.departed = true;
+  }
   else
     v.law = held_unless_untested(p, placed, !straight.probe.empty() && !resumed.probe.empty(), name, where);
   v.seen = std::move(placed.seen);
@@ -452,7 +454,7 @@ ResumeVerdict preempted_run(const Launcher& launch, const RecordedTrace& straigh
                             const std::string& run, Progress& progress) {
   const std::string name = law_heading(
       law::kExactResume, fmt::format("SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", o.kills));
-  if (auto untested = nowhere_to_kill(straight, name)) return {*untested, {}, {}, false};
+  if (auto untested = nowhere_to_kill(straight, name)) return {*untested, {}, {}, false, false};
   const Preemption p = preempt(launch, plan_kills(straight, o.kills, o.seed), run, o.away_from_writes, progress);
   return judge_preemption(p, straight, name, o.runs_differ, o.reruns);
 }

@@ -32,6 +32,7 @@ struct Checking {
   std::optional<RecordedTrace> again = {};     // the second uninterrupted run
   std::optional<PreemptedRun> preempted = {};  // the killed and restarted run
   std::string runs_differ = {};                // where the two uninterrupted runs differ ("" bitwise equal)
+  bool determinism_judged = false;             // a second uninterrupted run was held to the first
   std::vector<Law> laws = {};
   CheckReport report = {};
 
@@ -52,6 +53,12 @@ struct CheckLaw {
 
 // The laws of the exact lane, in the order of law_catalog() (check.cpp).
 const std::vector<const CheckLaw*>& exact_laws();
+
+// Where two uninterrupted runs differ ("" bitwise equal), for a law whose verdict depends on it:
+// judged already (--runs 2), or judged now, a second run held to the first by the law of
+// determinism, which the check then reports too (--runs 1, --reference: a resume that departs
+// is the resume's fault only where the loop is deterministic). laws/determinism.cpp.
+const std::string& runs_differ_once_asked(Checking& c);
 
 // The recorded lr of every step against --expect-lr's schedule, with the usual culprits named
 // (laws/schedule.cpp; the band lane holds its first run to it too).

@@ -118,7 +118,8 @@ class Judge {
                 fmt::format("{}; the loss within rel {:.2g} of the uninterrupted run's at most, the rate equal at "
                             "every step{}",
                             fmt::join(resumed_, "; "), worst_, where())),
-            {}};
+            {},
+            false};
   }
 
  private:
@@ -276,9 +277,9 @@ class Judge {
   }
 
   std::string where() const { return said_.empty() ? "" : fmt::format(" ({})", fmt::join(said_, "; ")); }
-  ReshardVerdict not_tested(const std::string& why) const { return {Law::not_tested(name_, why + where()), {}}; }
-  ReshardVerdict broken(const std::string& why) const { return {Law(name_, false, why + where()), {}}; }
-  ReshardVerdict broken_at(Finding f) const { return {Law(name_, false, f.detail + where()), {std::move(f)}}; }
+  ReshardVerdict not_tested(const std::string& why) const { return {Law::not_tested(name_, why + where()), {}, false}; }
+  ReshardVerdict broken(const std::string& why) const { return {Law(name_, false, why + where()), {}, true}; }
+  ReshardVerdict broken_at(Finding f) const { return {Law(name_, false, f.detail + where()), {std::move(f)}, true}; }
 
   std::string name_;
   Steps ref_;
@@ -301,13 +302,13 @@ ReshardVerdict reshard_law(const Launcher& launch, const ProcessRun& straight, c
   const int from = nproc_per_node(o.command), to = o.restart_nproc;
   const std::string name =
       law_heading(law::kReshard, fmt::format("restarted on {} process(es) per node where it ran on {}", to, from));
-  if (auto untested = nowhere_to_kill(straight.main(), name)) return {*untested, {}};
+  if (auto untested = nowhere_to_kill(straight.main(), name)) return {*untested, {}, false};
   const Preemption p = preempt(launch, plan_kills(straight.main(), o.kills, o.seed), "preempted", false, progress);
   ProcessRun preempted;
   preempted.traces = read_process_traces(p.run.trace_env);
   preempted.primary = straight.primary;
   const auto failed = failed_start_law(p, name);
-  ReshardVerdict v = failed ? ReshardVerdict{*failed, {}} : judge_reshard(straight, preempted, from, to, p.notes);
+  ReshardVerdict v = failed ? ReshardVerdict{*failed, {}, false} : judge_reshard(straight, preempted, from, to, p.notes);
   if (!runs_differ.empty() && v.law.status == Status::kBroken) {
     v.law = Law::not_tested(
         v.law.name, fmt::format("{}; but two uninterrupted runs already differ ({}): nothing of the resume can be "

@@ -30,6 +30,7 @@ inline constexpr double kReshardBand = 1e-4;
 struct ReshardVerdict {
   Law law;
   std::vector<Finding> findings;
+  bool departed = false;  // broken by its values departing (not by a start that failed)
 };
 
 // The law of the preempted run `preempted` (its processes' records, launch by launch) against the

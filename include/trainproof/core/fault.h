@@ -10,6 +10,8 @@
 //                          descendants in sessions of their own (check_process_tree_test)
 //   spawn-inherits-parent-state   a child keeps the parent's descriptors above 2, blocked
 //                          signals and ignored ones (process_test)
+//   resume-trusts-one-run  check names a departed resume's missing state without a second run
+//                          to show the loop deterministic (check_values_law_test: clock-control)
 //   crash-at-start         the CLI raises SIGSEGV as it starts (cli_test: the crash report)
 // Unset (always, outside such tests) every component behaves as documented.
 #pragma once

@@ -60,10 +60,10 @@ DeterminismVerdict determinism_law(const ProcessRun& first, const ProcessRun& se
   return v;
 }
 
-// Two uninterrupted runs, bitwise equal (determinism_law).
-void judge_determinism(Checking& c) {
-  if (!c.o.reference.empty() || c.o.runs < 2) return;
-  c.progress.run("uninterrupted again (determinism)");
+// A second uninterrupted run, held to the first by the law of determinism; `what` says why it runs.
+void judge_second_run(Checking& c, const std::string& what) {
+  c.determinism_judged = true;
+  c.progress.run(what);
   const Run second = c.launch.make("uninterrupted-2");
   if (const int code = c.launch.finish(c.launch.start(second), second); code != 0)
     return c.add({kDeterminismLawName, false,
@@ -75,8 +75,23 @@ void judge_determinism(Checking& c) {
   c.add(std::move(v.law), v.findings);
 }
 
+// Two uninterrupted runs, bitwise equal (determinism_law), where the check asks for two.
+void judge_determinism(Checking& c) {
+  if (!c.o.reference.empty() || c.o.runs < 2) return;
+  judge_second_run(c, "uninterrupted again (determinism)");
+}
+
 }  // namespace
 
 extern const CheckLaw check_law_determinism{law::kDeterminism, judge_determinism};
+
+const std::string& runs_differ_once_asked(Checking& c) {
+  if (!c.determinism_judged) {
+    c.progress.add_run();
+    judge_second_run(c, "uninterrupted again: the resume departs, and one run could not tell that from a loop "
+                        "that is not deterministic");
+  }
+  return c.runs_differ;
+}
 
 }  // namespace trainproof

@@ -4,11 +4,15 @@ epoch's DataLoader iterator draws its base seed from it (shuffle=False and no wo
 is never used). After a restart the global RNG's state departs from the uninterrupted run's
 while every recorded value and the final parameters stay bitwise equal: `trainproof check` must
 hold the resume and give the missing RNG state as advice. --mistake dropout adds a Dropout layer,
-which draws from that RNG: then the values depart, and the resume is broken.
+which draws from that RNG: then the values depart, and the resume is broken. --mistake clock
+scales each batch by the wall clock's nanoseconds, which no seed fixes: no two runs are bitwise
+equal, so a resume that departs is not the resume's fault, and one run (--runs 1) cannot tell;
+check must run it again before it names any state as missing.
 
     trainproof check --kills 1 --resume-args '--resume' -- python rng_unused.py --out {run_dir}"""
 import argparse
 import os
+import time
 
 import torch
 import torch.nn as nn
@@ -16,7 +20,7 @@ import torch.nn as nn
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
 ap.add_argument("--resume", action="store_true")
-ap.add_argument("--mistake", default="none", choices=("none", "dropout"))
+ap.add_argument("--mistake", default="none", choices=("none", "dropout", "clock"))
 a = ap.parse_args()
 ckpt = os.path.join(a.out, "ckpt.pt")
 
@@ -38,6 +42,8 @@ if a.resume and os.path.exists(ckpt):
 while epoch < 6:
     for xb, yb in loader:  # a new iterator each epoch: it draws a base seed from torch's RNG
         opt.zero_grad()
+        if a.mistake == "clock":
+            xb = xb * (1 + 1e-6 * (time.perf_counter_ns() % 1000))
         nn.functional.mse_loss(model(xb), yb).backward()
         opt.step()
     epoch += 1
