@@ -437,8 +437,7 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
   else if (!diff.empty()) {
     v.law = {name, false, diff + where};
     v.departed = true;
-  }
-  else
+  } else
     v.law = held_unless_untested(p, placed, !straight.probe.empty() && !resumed.probe.empty(), name, where);
   v.seen = std::move(placed.seen);
   return v;

@@ -308,7 +308,8 @@ ReshardVerdict reshard_law(const Launcher& launch, const ProcessRun& straight, c
   preempted.traces = read_process_traces(p.run.trace_env);
   preempted.primary = straight.primary;
   const auto failed = failed_start_law(p, name);
-  ReshardVerdict v = failed ? ReshardVerdict{*failed, {}, false} : judge_reshard(straight, preempted, from, to, p.notes);
+  ReshardVerdict v =
+      failed ? ReshardVerdict{*failed, {}, false} : judge_reshard(straight, preempted, from, to, p.notes);
   if (!runs_differ.empty() && v.law.status == Status::kBroken) {
     v.law = Law::not_tested(
         v.law.name, fmt::format("{}; but two uninterrupted runs already differ ({}): nothing of the resume can be "

@@ -88,8 +88,9 @@ extern const CheckLaw check_law_determinism{law::kDeterminism, judge_determinism
 const std::string& runs_differ_once_asked(Checking& c) {
   if (!c.determinism_judged) {
     c.progress.add_run();
-    judge_second_run(c, "uninterrupted again: the resume departs, and one run could not tell that from a loop "
-                        "that is not deterministic");
+    judge_second_run(c,
+                     "uninterrupted again: the resume departs, and one run could not tell that from a loop "
+                     "that is not deterministic");
   }
   return c.runs_differ;
 }

@@ -9,8 +9,8 @@
 
 #include "src/check/checking.h"
 #include "src/check/reshard.h"
-#include "trainproof/core/fault.h"
 #include "trainproof/check/findings.h"
+#include "trainproof/core/fault.h"
 
 namespace trainproof {
 namespace {
