@@ -6,6 +6,8 @@
 # CASE:
 #   fsdp2 | ddp          the correct sharded_dcp.py loop (--wrap): both laws held, no finding,
 #                        the restart placed at the step the script printed, 2 ranks recorded
+#   fsdp2-resume         the same FSDP2 loop, one uninterrupted run (--runs 1): exact resume held
+#                        in each process, no finding, the restart placed as printed
 #   spawn                spawn_loop.py (mp.spawn, no RANK): both laws held, no finding
 #   hogwild-fork | hogwild-spawn   hogwild.py: determinism BROKEN naming the shared model as the
 #                        cause, no op named, both workers' 20 steps each recorded
@@ -61,6 +63,13 @@ case $case in
     laws_held
     placed_as_printed
     [ -s "$runs/uninterrupted-1.trace.rank1" ] || fail "rank 1 wrote no trace of its own"
+    ;;
+  fsdp2-resume)
+    check --runs 1 --kills 1 --resume-args --resume -- "${torchrun2[@]}" "$loop" --wrap fsdp2 --out '{run_dir}'
+    grep -q "^check: 1 laws, 1 held, 0 broken, 0 finding(s)" "$tmp/out.log" || fail "the correct loop's resume did not hold without a finding"
+    grep -q "^held     exact resume" "$tmp/out.log" || fail "exact resume not held"
+    placed_as_printed
+    [ -s "$runs/preempted.trace.rank1" ] || fail "rank 1 wrote no trace of its own in the preempted run"
     ;;
   spawn)
     check --kills 1 --resume-args --resume -- python "$src/examples/distributed/spawn_loop.py" --out '{run_dir}'
