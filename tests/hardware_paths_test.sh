@@ -4,8 +4,8 @@
 # goldens (`verify --paths`).
 #   hardware_paths_test.sh TRAINPROOF_BIN single|ranks [PATH_SET]
 # single: every single-process scenario under every path, or the comma-separated PATH_SET (the
-#   README's test command takes three: native, ATen's default kernels, the generic kernels on
-#   one thread; the nightly label every path).
+#   README's test command takes two: native, and the generic kernels on one thread with MKL's and
+#   oneDNN's oldest code; the nightly label every path).
 # ranks: the data-parallel scenarios under every path: about forty starts of the CLI per path
 #   for their ranks, for kernels the single-process scenarios already take down every path.
 #   Alone on 2 cores (Xeon), `single` took 42 s and `ranks` 187 s: `ranks` carries the nightly

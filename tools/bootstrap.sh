@@ -116,4 +116,12 @@ fi
 jobs=${TRAINPROOF_JOBS:-$(nproc)}
 say "building with $jobs jobs"
 cmake --build "$build_dir" -j "$jobs"
+# 4. A new build tree has no test timings of its own, so CTest would start its slowest tests in
+#    no particular order (one left for last runs alone, both cores waiting on it): it starts from
+#    the times committed in tests/ctest_costs.txt (CTest's own cost file, refreshed from a warm
+#    run with tools/ctest_costs.sh), and CTest keeps them up to date from then on.
+costs=$build_dir/Testing/Temporary/CTestCostData.txt
+if [ ! -f "$costs" ] && [ -f "$root/tests/ctest_costs.txt" ]; then
+  mkdir -p "$(dirname "$costs")" && cp "$root/tests/ctest_costs.txt" "$costs"
+fi
 say "ready in $((SECONDS - started)) s: $build_dir/trainproof"

@@ -54,10 +54,13 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
                 "Recorder calls in the script record anything)");
   cmd->add_option("--reference", o.reference,
                   "An earlier check's uninterrupted trace (--keep DIR: DIR/uninterrupted-1.trace) stands "
-                  "in for this check's uninterrupted runs; determinism is not checked");
+                  "in for this check's uninterrupted runs; determinism is not checked (unless a resume "
+                  "departs, as with --runs 1)");
   cmd->add_option("--runs", o.runs,
                   "Uninterrupted runs: 2 (default) checks determinism, 1 does not (the findings and the "
-                  "laws one run shows); with --band, the runs of the band or of holding it")
+                  "laws one run shows) unless the preempted run departs: one more run then tells a resume "
+                  "that departs from a loop that is not deterministic; with --band, the runs of the band or "
+                  "of holding it")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
   // One ID each time (a list would also take the `--` before the command as its end).
