@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -96,17 +97,22 @@ struct ResumeVerdict {
   std::vector<Finding> findings;
   PreemptedRun seen;
   bool torn = false;
-  bool departed = false;  // broken by its values departing (not by a start that failed)
 };
+
+// Where two uninterrupted runs differ ("" bitwise equal, or not judged), as a resume's judge asks
+// it: with `ask`, where the resume departs and the law would break, a check that judged no
+// determinism (--runs 1, --reference) runs the command once more to know (laws/determinism.cpp).
+using RunsDiffer = std::function<std::string(bool ask)>;
 
 class OpReruns;  // op_reruns.h
 // The preempted run `p` held to the law `name`: bitwise the uninterrupted run `straight`, or
 // broken with the first difference and what the restart failed to restore. `runs_differ`: where
-// two uninterrupted runs already differ (the determinism law broken), a departure after a restart
-// is not tested as the resume's, and no missing state is named. Judged from the evidence alone,
-// but for the op reruns `reruns` runs where a resume departs with its state equal.
+// two uninterrupted runs differ (the determinism law broken), a departure after a restart is not
+// tested as the resume's, and no missing state is named. Judged from the evidence alone, but for
+// the op reruns `reruns` runs where a resume departs with its state equal, and the second run
+// `runs_differ` may ask for.
 ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straight, const std::string& name,
-                               const std::string& runs_differ, const OpReruns& reruns);
+                               const RunsDiffer& runs_differ, const OpReruns& reruns);
 
 // What the resume law is run with: `kills` SIGKILLs at recorded step counts drawn from `seed`,
 // `runs_differ` (judge_preemption) and the op reruns; kill 1 on a write into the run folder, or
@@ -114,7 +120,7 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
 struct ResumeOptions {
   int kills = 1;
   uint64_t seed = 0;
-  std::string runs_differ;
+  RunsDiffer runs_differ;
   const OpReruns& reruns;
   bool away_from_writes = false;
 };

@@ -397,8 +397,8 @@ Law held_unless_untested(const Preemption& p, const Placed& placed, bool probed,
 
 // The law `name` of the preempted run `p` (judged from its evidence alone, but for the op reruns).
 ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straight, const std::string& name,
-                               const std::string& runs_differ, const OpReruns& reruns) {
-  ResumeVerdict v{Law(name, true, ""), {}, {}, false, false};
+                               const RunsDiffer& runs_differ, const OpReruns& reruns) {
+  ResumeVerdict v{Law(name, true, ""), {}, {}, false};
   if (auto failed = failed_start_law(p, name)) {
     if (failed->status == Status::kBroken) {
       v.findings = torn_saves(p.run, p.killed_writing);
@@ -409,16 +409,17 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
   }
   Placed placed = place_restarts(p, straight, read_recorded_trace(p.run.trace));
   const RecordedTrace& resumed = placed.seen.trace;
-  // Uninterrupted runs that differ from each other depart after a restart anyway: no state is to
-  // blame for that, and none is named.
-  std::vector<Finding> diagnosed;
-  if (placed.departure && runs_differ.empty())
-    diagnosed = diagnosis(straight, resumed, *placed.departure, reruns, placed.notes);
   // The law is about values: every recorded value and the final parameters bitwise the
   // uninterrupted run's. A digest of the state that departs while they all stay equal breaks
   // nothing in this run: its findings become advice, naming what would make it matter.
   const std::string values = first_difference(straight, resumed);
   std::string diff = values.empty() ? final_params_difference(straight, resumed) : values;
+  // Uninterrupted runs that differ from each other depart after a restart anyway: no state is to
+  // blame for that, and none is named. Where the values depart, the check is asked to know.
+  const std::string differ = runs_differ(!diff.empty());
+  std::vector<Finding> diagnosed;
+  if (placed.departure && differ.empty())
+    diagnosed = diagnosis(straight, resumed, *placed.departure, reruns, placed.notes);
   if (diff.empty())
     as_advice(diagnosed);
   else if (values.empty() && !diagnosed.empty())
@@ -428,16 +429,15 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
   for (auto& f : unsafe_loads(resumed)) v.findings.push_back(std::move(f));
   for (auto& f : model_only_resumes(resumed)) v.findings.push_back(std::move(f));
   const std::string where = placed.notes.empty() ? "" : " (" + fmt::format("{}", fmt::join(placed.notes, "; ")) + ")";
-  if (!diff.empty() && !runs_differ.empty())
+  if (!diff.empty() && !differ.empty())
     v.law = Law::not_tested(
         name, fmt::format("the preempted run departs ({}), but two uninterrupted runs already differ ({}): a "
                           "departure after a restart says nothing of the resume until the loop is deterministic "
                           "(or held by a band golden, --band){}",
-                          diff, runs_differ, where));
-  else if (!diff.empty()) {
+                          diff, differ, where));
+  else if (!diff.empty())
     v.law = {name, false, diff + where};
-    v.departed = true;
-  } else
+  else
     v.law = held_unless_untested(p, placed, !straight.probe.empty() && !resumed.probe.empty(), name, where);
   v.seen = std::move(placed.seen);
   return v;
@@ -453,7 +453,7 @@ ResumeVerdict preempted_run(const Launcher& launch, const RecordedTrace& straigh
                             const std::string& run, Progress& progress) {
   const std::string name = law_heading(
       law::kExactResume, fmt::format("SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", o.kills));
-  if (auto untested = nowhere_to_kill(straight, name)) return {*untested, {}, {}, false, false};
+  if (auto untested = nowhere_to_kill(straight, name)) return {*untested, {}, {}, false};
   const Preemption p = preempt(launch, plan_kills(straight, o.kills, o.seed), run, o.away_from_writes, progress);
   return judge_preemption(p, straight, name, o.runs_differ, o.reruns);
 }

@@ -54,11 +54,13 @@ struct CheckLaw {
 // The laws of the exact lane, in the order of law_catalog() (check.cpp).
 const std::vector<const CheckLaw*>& exact_laws();
 
-// Where two uninterrupted runs differ ("" bitwise equal), for a law whose verdict depends on it:
-// judged already (--runs 2), or judged now, a second run held to the first by the law of
-// determinism, which the check then reports too (--runs 1, --reference: a resume that departs
-// is the resume's fault only where the loop is deterministic). laws/determinism.cpp.
-const std::string& runs_differ_once_asked(Checking& c);
+// Where two uninterrupted runs differ ("" bitwise equal, or not judged), as a resume's judge asks
+// it (RunsDiffer, check_laws.h): judged already (--runs 2), or, with `ask`, judged now, a second
+// run held to the first by the law of determinism, which the check then reports too (--runs 1,
+// --reference: a resume that departs is the resume's fault only where the loop is
+// deterministic; the fault resume-trusts-one-run, a negative control, never asks).
+// laws/determinism.cpp.
+std::string runs_differ(Checking& c, bool ask);
 
 // The recorded lr of every step against --expect-lr's schedule, with the usual culprits named
 // (laws/schedule.cpp; the band lane holds its first run to it too).

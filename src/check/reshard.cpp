@@ -118,8 +118,7 @@ class Judge {
                 fmt::format("{}; the loss within rel {:.2g} of the uninterrupted run's at most, the rate equal at "
                             "every step{}",
                             fmt::join(resumed_, "; "), worst_, where())),
-            {},
-            false};
+            {}};
   }
 
  private:
@@ -277,9 +276,9 @@ class Judge {
   }
 
   std::string where() const { return said_.empty() ? "" : fmt::format(" ({})", fmt::join(said_, "; ")); }
-  ReshardVerdict not_tested(const std::string& why) const { return {Law::not_tested(name_, why + where()), {}, false}; }
-  ReshardVerdict broken(const std::string& why) const { return {Law(name_, false, why + where()), {}, true}; }
-  ReshardVerdict broken_at(Finding f) const { return {Law(name_, false, f.detail + where()), {std::move(f)}, true}; }
+  ReshardVerdict not_tested(const std::string& why) const { return {Law::not_tested(name_, why + where()), {}}; }
+  ReshardVerdict broken(const std::string& why) const { return {Law(name_, false, why + where()), {}}; }
+  ReshardVerdict broken_at(Finding f) const { return {Law(name_, false, f.detail + where()), {std::move(f)}}; }
 
   std::string name_;
   Steps ref_;
@@ -298,23 +297,24 @@ ReshardVerdict judge_reshard(const ProcessRun& straight, const ProcessRun& preem
 }
 
 ReshardVerdict reshard_law(const Launcher& launch, const ProcessRun& straight, const CheckOptions& o,
-                           const std::string& runs_differ, Progress& progress) {
+                           const RunsDiffer& runs_differ, Progress& progress) {
   const int from = nproc_per_node(o.command), to = o.restart_nproc;
   const std::string name =
       law_heading(law::kReshard, fmt::format("restarted on {} process(es) per node where it ran on {}", to, from));
-  if (auto untested = nowhere_to_kill(straight.main(), name)) return {*untested, {}, false};
+  if (auto untested = nowhere_to_kill(straight.main(), name)) return {*untested, {}};
   const Preemption p = preempt(launch, plan_kills(straight.main(), o.kills, o.seed), "preempted", false, progress);
   ProcessRun preempted;
   preempted.traces = read_process_traces(p.run.trace_env);
   preempted.primary = straight.primary;
   const auto failed = failed_start_law(p, name);
-  ReshardVerdict v =
-      failed ? ReshardVerdict{*failed, {}, false} : judge_reshard(straight, preempted, from, to, p.notes);
-  if (!runs_differ.empty() && v.law.status == Status::kBroken) {
+  ReshardVerdict v = failed ? ReshardVerdict{*failed, {}} : judge_reshard(straight, preempted, from, to, p.notes);
+  // Where the values depart (not a start that failed), the check is asked whether its runs differ.
+  const std::string differ = v.law.status == Status::kBroken ? runs_differ(!failed) : "";
+  if (!differ.empty()) {
     v.law = Law::not_tested(
         v.law.name, fmt::format("{}; but two uninterrupted runs already differ ({}): nothing of the resume can be "
                                 "told from that until the loop is deterministic",
-                                v.law.detail, runs_differ));
+                                v.law.detail, differ));
     v.findings.clear();
   }
   if (preempted.traces.count(preempted.primary)) {

@@ -30,7 +30,6 @@ inline constexpr double kReshardBand = 1e-4;
 struct ReshardVerdict {
   Law law;
   std::vector<Finding> findings;
-  bool departed = false;  // broken by its values departing (not by a start that failed)
 };
 
 // The law of the preempted run `preempted` (its processes' records, launch by launch) against the
@@ -39,9 +38,9 @@ struct ReshardVerdict {
 ReshardVerdict judge_reshard(const ProcessRun& straight, const ProcessRun& preempted, int from, int to,
                              const std::vector<std::string>& notes);
 
-// The preempted run, restarted with o.restart_nproc processes per node, judged. `runs_differ`:
-// where two uninterrupted runs already differ, the law is NOT TESTED.
+// The preempted run, restarted with o.restart_nproc processes per node, judged. `runs_differ`
+// (check_laws.h), asked where it departs: where two uninterrupted runs differ, the law is NOT TESTED.
 ReshardVerdict reshard_law(const Launcher& launch, const ProcessRun& straight, const CheckOptions& o,
-                           const std::string& runs_differ, Progress& progress);
+                           const RunsDiffer& runs_differ, Progress& progress);
 
 }  // namespace trainproof
