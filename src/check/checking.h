@@ -60,7 +60,7 @@ const std::vector<const CheckLaw*>& exact_laws();
 // --reference: a resume that departs is the resume's fault only where the loop is
 // deterministic; the fault resume-trusts-one-run, a negative control, never asks).
 // laws/determinism.cpp.
-std::string runs_differ(Checking& c, bool ask);
+std::string runs_differ_as_asked(Checking& c, bool ask);
 
 // The recorded lr of every step against --expect-lr's schedule, with the usual culprits named
 // (laws/schedule.cpp; the band lane holds its first run to it too).

@@ -86,7 +86,7 @@ void judge_determinism(Checking& c) {
 
 extern const CheckLaw check_law_determinism{law::kDeterminism, judge_determinism};
 
-std::string runs_differ(Checking& c, bool ask) {
+std::string runs_differ_as_asked(Checking& c, bool ask) {
   if (ask && !c.determinism_judged && !fault_injected("resume-trusts-one-run")) {
     c.progress.add_run();
     judge_second_run(c,

@@ -20,7 +20,7 @@ namespace {
 ResumeVerdict judged_other_processes(Checking& c, ResumeVerdict v) {
   const auto other = first_process_departure(c.first, v.seen);
   if (!other || (v.seen.departure >= 0 && other->step >= v.seen.departure)) return v;
-  if (!runs_differ(c, true).empty()) return v;  // runs that differ depart anyway: no process is to blame
+  if (!runs_differ_as_asked(c, true).empty()) return v;  // runs that differ depart anyway: no process is to blame
   v.findings.erase(std::remove_if(v.findings.begin(), v.findings.end(),
                                   [](const Finding& f) { return f.id.rfind("resume-", 0) == 0; }),
                    v.findings.end());
@@ -38,7 +38,7 @@ ResumeVerdict judged_other_processes(Checking& c, ResumeVerdict v) {
 void judge_resume(Checking& c) {
   const CheckOptions& o = c.o;
   if (o.kills == 0) return;
-  const RunsDiffer differ = [&c](bool ask) { return runs_differ(c, ask); };
+  const RunsDiffer differ = [&c](bool ask) { return runs_differ_as_asked(c, ask); };
   if (o.restart_nproc > 0) {
     c.progress.run(fmt::format("preempted: {} SIGKILL(s), restarted on {} process(es) per node after each", o.kills,
                                o.restart_nproc));
