@@ -90,19 +90,19 @@ class SwallowedTest(unittest.TestCase):
     def test_a_failing_observation_is_reported_not_raised(self):
         facts = []
 
-        class Quiet(probe._Probe):
-            def __init__(self):  # the probe's state that _safely reads, and nothing it would record
+        class Quiet(probe.Probe):
+            def __init__(self):  # the probe's state that safely reads, and nothing it would record
                 self.clock_s, self.clock_inside, self.failed = None, False, set()
 
-            def _fact(self, fact, once=True, **data):
+            def fact(self, fact, once=True, **data):
                 facts.append((fact, data))
 
         def observe_digest():
             raise RuntimeError("view size is not compatible")
 
         p = Quiet()
-        self.assertIsNone(p._safely(observe_digest))
-        self.assertIsNone(p._safely(observe_digest))  # reported once
+        self.assertIsNone(p.safely(observe_digest))
+        self.assertIsNone(p.safely(observe_digest))  # reported once
         self.assertEqual(facts, [("probe-error", {"observation": "observe_digest",
                                                   "error": "RuntimeError: view size is not compatible"})])
 

@@ -44,7 +44,8 @@ for p in net.parameters():
     p.requires_grad_(False)
 for i in range(6000):  # backward only, never a step: the probe's batch digest must not grow with it
     net(x).sum().backward()
-held = len(probe._probe.batch._sums) if probe._probe.batch is not None else 0
+batch = probe._probe.part(probe.ModuleModes).batch
+held = len(batch._sums) if batch is not None else 0
 print("batch sums held after 6000 backwards:", held)
 assert held < 4096, f"the probe holds {held} sums of a batch digest"
 '''

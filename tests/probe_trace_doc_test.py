@@ -12,7 +12,7 @@ python = [open(f).read() for f in glob.glob(os.path.join(root, "python/trainproo
 reader = open(os.path.join(root, "src/core/recorded_trace.cpp")).read()
 kinds = {k for text in python for k in re.findall(r'"kind": "([a-z-]+)"', text)}
 kinds |= set(re.findall(r'kind == "([a-z-]+)"', reader))
-facts = {f for text in python for f in re.findall(r'_fact\(\s*"([a-z-]+)"', text)}
+facts = {f for text in python for f in re.findall(r'\b(?:probe|self)\.fact\(\s*"([a-z-]+)"', text)}
 text = open(page).read()
 missing = sorted(f"record kind '{k}'" for k in kinds if f"`{k}`" not in text)
 missing += sorted(f"fact '{f}'" for f in facts if f"`{f}`" not in text)

@@ -127,7 +127,7 @@ class OpDigests(TorchDispatchMode):
         kwargs = kwargs or {}
         if _from_probe():
             return func(*args, **kwargs)
-        recorded = self.probe._on() and self.first <= self.probe.seq < self.stop_at
+        recorded = self.probe.on() and self.first <= self.probe.seq < self.stop_at
         if recorded:
             with torch._C._DisableTorchDispatch():  # digesting must not dispatch back into this mode
                 before = self._hex(_leaves((args, kwargs)))
@@ -139,7 +139,7 @@ class OpDigests(TorchDispatchMode):
             with torch._C._DisableTorchDispatch():
                 after = self._hex(_tensors(out) + _tensors((args, kwargs)))  # inputs too: in-place ops
             self.i += 1
-            self.probe._write({"kind": "op", "seq": self.probe.seq, "i": self.i, "op": name, "in": before,
+            self.probe.write({"kind": "op", "seq": self.probe.seq, "i": self.i, "op": name, "in": before,
                                "out": after, "where": self.user_frame()})
         return out
 

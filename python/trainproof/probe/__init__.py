@@ -23,10 +23,14 @@ Nothing here draws a random number or changes a tensor: the script's results sta
 Every record and its fields: TRACE.md beside this file, the one contract between the probe and
 `trainproof check` (src/check/, core/recorded_trace.h).
 
-A module per thing it observes, each a part of the one _Probe: optimizer steps, schedulers
-and scalers (optimizer.py), module modes (modules.py), checkpoints and loads (checkpoints.py),
-RNGs (rng.py), the compiled region (compiled.py); the core writes records and keeps the probe
-out of the script's way (core.py). Observing a new stack is a file of its own beside them.
+A part per thing it observes, each an object of its own that owns its state, registered in
+PARTS below: optimizer steps, schedulers and scalers (optimizer.py), module modes (modules.py),
+checkpoints and loads (checkpoints.py), DCP's checkpoints and the steps DCP takes itself
+(dcp.py), RNGs (rng.py). The parts tell each other what they saw
+only through the core's hooks (core.HOOKS: a backward, a step's digests, what a resume needs,
+the exit), as pytest's plugins do; the core writes records and keeps the probe out of the
+script's way (core.py), and the compiled region is compiled.py. Observing a new stack is a part
+of its own, in a file beside them.
 
 The probe never breaks the script it watches. Every hook and wrapper first asks
 torch.compiler.is_compiling(): inside a region Dynamo traces (a torch.compile'd model's inner
@@ -39,7 +43,8 @@ import sys
 
 from trainproof.probe import compiled
 from trainproof.probe.checkpoints import Checkpoints
-from trainproof.probe.core import ProbeCore
+from trainproof.probe.core import Probe
+from trainproof.probe.dcp import Dcp
 from trainproof.probe.digest import Digest
 from trainproof.probe.frames import hide_probe_frames
 from trainproof.probe.imports import after_import
@@ -64,21 +69,15 @@ def _install(torch):
     compiled.watch(torch)
     try:
         hide_probe_frames()
-        _probe = _Probe(torch)
+        _probe = Probe(torch, PARTS)
     except Exception as e:  # the probe must never break the script it watches
         print(f"trainproof probe: not installed: {type(e).__name__}: {e}", file=sys.stderr)
 
 
-class _Probe(OptimizerSteps, ModuleModes, RngState, Checkpoints, ProbeCore):
-    """The probe: each part installs its hooks and wrappers. Each wrapper calls the wrapped function
-    exactly as the script called it; the probe's part runs only outside Dynamo's tracing
-    (`not compiled.is_compiling()`), through _safely."""
-
-    def _hook(self, torch):
-        self._install_optimizer(torch)
-        self._install_rng(torch)
-        self._install_modules(torch)
-        self._install_checkpoints(torch)
+# The probe's parts, each an object of its own made with the core (core.Probe) and owning its
+# state; they tell each other what they saw only through the core's hooks (core.HOOKS), called
+# in this order. Observing a new stack is a part of its own, in a file beside these, added here.
+PARTS = (ModuleModes, OptimizerSteps, RngState, Checkpoints, Dcp)
 
 
 _Digest = Digest  # the digest the tests take apart (tests/probe_digest_test.py)

@@ -3,10 +3,10 @@ the update; the optimizers' and schedulers' makers, zero_grad, backward, clippin
 and the facts behind check's findings about them (stale gradients, a schedule stepped out of
 order or cut short, clipping while scaled, weight decay on biases and norms)."""
 import os
-import sys
 import weakref
 
-from trainproof.probe import compiled, layout
+from trainproof.probe import compiled
+from trainproof.probe.core import Held
 from trainproof.probe.digest import Digest, blake2b_hex, local, local_value
 from trainproof.probe.frames import user_frame
 
@@ -21,45 +21,53 @@ def bias_or_norm(p):
 
 
 
-_dcp_dir = []  # torch/distributed/checkpoint/, found once
-
-
-def inside_dcp(torch):
-    """Whether DCP itself is running (its get_state_dict/set_state_dict make an optimizer's state
-    with a step of lr 0 on zero gradients): a step of torch's own, not the loop's. Asked at every
-    step: a script that never imported DCP costs no walk up the stack."""
-    if "torch.distributed.checkpoint" not in sys.modules:
-        return False
-    if not _dcp_dir:
-        _dcp_dir.append(os.path.join(os.path.dirname(os.path.abspath(torch.__file__)), "distributed", "checkpoint") + os.sep)
-    dcp = _dcp_dir[0]
-    f = sys._getframe(2)
-    while f is not None:
-        if f.f_code.co_filename.startswith(dcp):
-            return True
-        f = f.f_back
-    return False
-
-
 class OptimizerSteps:
+    """A part of the probe (core.Probe): the loop's steps, recorded one a step, and the optimizers,
+    schedulers, scalers, backwards and clipping that make them."""
+
+    def __init__(self, probe):
+        self.probe = probe
+        self.loss = None
+        self.grad_norm = None
+        self.scaled = {}  # id(tensor scaler.scale returned) -> the scale
+        self.schedulers = Held()  # whose state a step's digest holds
+        self.schedules = weakref.WeakKeyDictionary()  # scheduler -> its Schedule
+        self.schedule_list = []  # every Schedule, judged at exit (its scheduler alive then or not)
+        self.scalers = weakref.WeakSet()
+        self.optimizers = Held()  # by their order of first step; their final parameters digested at exit
+        # For the facts behind check's findings:
+        self.opt_steps = {}  # id(optimizer) -> steps taken in this process
+        self.created_at = weakref.WeakKeyDictionary()  # optimizer or scheduler -> file:line that made it
+        self.after_step = {}  # id(optimizer) -> (param, its grad tensor, the grad's version) after a step
+        self.stale = {}  # id(optimizer) -> (param, grad, file:line of the backward) onto a step's gradients
+        self.step_taken = set()  # id(optimizer) of each a GradScaler stepped (or skipped, on inf)
+        self.trained_params = set()  # id() of every parameter an optimizer holds
+        self.constructing = 0  # inside a scheduler's _initial_step
+        self.closure_unrecorded = None  # (optimizer, [taken]) of a step given a closure, until it ends
+        self.scaled_step = self.unscaled_step = False  # an enabled scaler's scale()/unscale_() this step
+        self.backwards = self.optimizers_made = 0  # said at exit where no step was recorded ("probe-saw")
+        self.in_step = set()  # the optimizers (by index; None: a manual update) recorded in the current step
+        self.manual = None  # a loop without an optimizer: its backward's step, until its update shows
+
     def _step_pre_hook(self, optimizer, args, kwargs):
         """The record of a step, taken before the update. A step given a closure (Lightning's loop,
         LBFGS) computes its loss and gradients inside optimizer.step(closure): the record is taken
         when the closure returns, the closure itself called exactly as given."""
-        if compiled.is_compiling() or self._safely(inside_dcp, self.torch):
+        probe = self.probe
+        if compiled.is_compiling() or probe.safely(probe.ask, "torchs_own_step"):
             return None
         # args[0] is the optimizer itself (torch's step wrapper passes step's own arguments).
         closure = kwargs.get("closure") if "closure" in kwargs else (args[1] if len(args) > 1 else None)
-        if not callable(closure) or not self._on():
-            self._safely(self._pre_step, optimizer, args, kwargs)
+        if not callable(closure) or not probe.on():
+            probe.safely(self._pre_step, optimizer, args, kwargs)
             return None
-        probe, taken = self, []
+        taken = []
 
         def closure_then_record(*a, **k):
             out = closure(*a, **k)
             if not taken:
                 taken.append(True)
-                probe._safely(probe._pre_step, optimizer, args, kwargs)
+                probe.safely(self._pre_step, optimizer, args, kwargs)
             return out
 
         self.closure_unrecorded = (optimizer, taken)
@@ -77,31 +85,30 @@ class OptimizerSteps:
         return opt
 
 
-    def _install_optimizer(self, torch):
+    def install(self, torch):
         """Optimizer steps (a global pre- and post-hook), their makers and zero_grad, backward, gradient clipping, GradScaler, LR schedulers."""
         from importlib import import_module  # torch.optim deletes its submodules' names: import them
-        probe = self
+        part, probe = self, self.probe
         optimizer, lr_scheduler = import_module("torch.optim.optimizer"), import_module("torch.optim.lr_scheduler")
         module, clip_grad = import_module("torch.nn.modules.module"), import_module("torch.nn.utils.clip_grad")
         amp = import_module("torch.amp")
         optimizer.register_optimizer_step_pre_hook(self._step_pre_hook)
-        optimizer.register_optimizer_step_post_hook(self._observer(self._post_step))
+        optimizer.register_optimizer_step_post_hook(probe.observer(self._post_step))
         # Each wrapper below calls the wrapped function exactly as the script called it; the probe's
-        # part runs only outside Dynamo's tracing (`not compiled.is_compiling()`), through _safely.
+        # part runs only outside Dynamo's tracing (`not compiled.is_compiling()`), through probe.guarded.
 
         opt_init = optimizer.Optimizer.__init__
 
         def optimizer_made(opt):
-            if probe._on():
-                probe.created_at[opt] = user_frame()
-                probe.optimizers_made += 1
+            if probe.on():
+                part.created_at[opt] = user_frame()
+                part.optimizers_made += 1
             for g in opt.param_groups:
-                probe.trained_params.update(id(p) for p in g["params"])
+                part.trained_params.update(id(p) for p in g["params"])
 
         def traced_opt_init(opt, *args, **kwargs):
             opt_init(opt, *args, **kwargs)
-            if not compiled.is_compiling():
-                probe._safely(optimizer_made, opt)
+            probe.guarded(optimizer_made, opt)
 
         optimizer.Optimizer.__init__ = traced_opt_init
 
@@ -110,18 +117,16 @@ class OptimizerSteps:
 
         def zeroed(params):
             ids = {id(p) for p in params}
-            for key, (p, *_) in list(probe.stale.items()):
+            for key, (p, *_) in list(part.stale.items()):
                 if id(p) in ids:
-                    del probe.stale[key]
+                    del part.stale[key]
 
         def traced_opt_zero_grad(opt, *args, **kwargs):
-            if not compiled.is_compiling():
-                probe._safely(zeroed, [p for g in opt.param_groups for p in g["params"]])
+            probe.guarded(zeroed, [p for g in opt.param_groups for p in g["params"]])
             return opt_zero_grad(opt, *args, **kwargs)
 
         def traced_module_zero_grad(mod, *args, **kwargs):
-            if not compiled.is_compiling():
-                probe._safely(zeroed, list(mod.parameters()))
+            probe.guarded(zeroed, list(mod.parameters()))
             return module_zero_grad(mod, *args, **kwargs)
 
         optimizer.Optimizer.zero_grad = traced_opt_zero_grad
@@ -129,8 +134,9 @@ class OptimizerSteps:
         backward = torch.Tensor.backward
 
         def traced_backward(tensor, *args, **kwargs):
-            if not compiled.is_compiling():
-                probe._safely(probe._backward, tensor)
+            if probe.on():
+                for told in probe.hooks("backward"):  # each part's, safely: one failing skips no other
+                    probe.guarded(told, tensor)
             return backward(tensor, *args, **kwargs)
 
         traced_backward.__doc__ = backward.__doc__
@@ -139,19 +145,17 @@ class OptimizerSteps:
         clip = torch.nn.utils.clip_grad_norm_
 
         def clipping():
-            if probe._on() and probe.scaled_step and not probe.unscaled_step:
-                probe._fact("clip-while-scaled")
+            if probe.on() and part.scaled_step and not part.unscaled_step:
+                probe.fact("clip-while-scaled")
 
         def clipped(norm):
-            if probe._on():
-                probe.grad_norm = local_value(norm)  # FSDP2's total norm: a DTensor every rank holds whole
+            if probe.on():
+                part.grad_norm = local_value(norm)  # FSDP2's total norm: a DTensor every rank holds whole
 
         def traced_clip(*args, **kwargs):
-            if not compiled.is_compiling():
-                probe._safely(clipping)
+            probe.guarded(clipping)
             norm = clip(*args, **kwargs)
-            if not compiled.is_compiling():
-                probe._safely(clipped, norm)
+            probe.guarded(clipped, norm)
             return norm
 
         torch.nn.utils.clip_grad_norm_ = traced_clip
@@ -161,34 +165,30 @@ class OptimizerSteps:
 
         def traced_scaler_init(scaler, *args, **kwargs):
             scaler_init(scaler, *args, **kwargs)
-            if not compiled.is_compiling():
-                probe._safely(probe.scalers.add, scaler)
+            probe.guarded(part.scalers.add, scaler)
 
         def scaled(scaler, outputs, out):
-            if probe._on() and isinstance(out, torch.Tensor) and out is not outputs:
-                probe.scaled[id(out)] = scaler._scale
-                probe.scaled_step = True
+            if probe.on() and isinstance(out, torch.Tensor) and out is not outputs:
+                part.scaled[id(out)] = scaler._scale
+                part.scaled_step = True
 
         def traced_scale(scaler, outputs):
             out = scaler_scale(scaler, outputs)
-            if not compiled.is_compiling():
-                probe._safely(scaled, scaler, outputs, out)
+            probe.guarded(scaled, scaler, outputs, out)
             return out
 
         def unscaling(scaler):
-            if probe._on() and scaler.is_enabled():
-                probe.unscaled_step = True
+            if probe.on() and scaler.is_enabled():
+                part.unscaled_step = True
 
         def traced_unscale(scaler, optimizer):
-            if not compiled.is_compiling():
-                probe._safely(unscaling, scaler)
+            probe.guarded(unscaling, scaler)
             return scaler_unscale(scaler, optimizer)
 
         # A step the scaler skipped (inf gradients) is still the loop's step: a scheduler stepped
         # after it is in order (torch warns of it, and it is what the documents' loop does).
         def traced_scaler_step(scaler, optimizer, *args, **kwargs):
-            if not compiled.is_compiling():
-                probe._safely(lambda: probe.step_taken.add(id(probe._base_optimizer(optimizer))))
+            probe.guarded(lambda: part.step_taken.add(id(part._base_optimizer(optimizer))))
             return scaler_step(scaler, optimizer, *args, **kwargs)
 
         amp.GradScaler.__init__ = traced_scaler_init
@@ -199,20 +199,19 @@ class OptimizerSteps:
         sched_init = lr_scheduler.LRScheduler.__init__
 
         def scheduler_made(sched):
-            probe.schedulers.add(sched)
-            if probe._on():
-                probe.created_at[sched] = user_frame()
-                probe.schedules[sched] = Schedule(sched, probe._base_optimizer(getattr(sched, "optimizer", None)),
-                                                  probe.created_at[sched])
-                probe.schedule_list.append(probe.schedules[sched])
+            part.schedulers.add(sched)
+            if probe.on():
+                part.created_at[sched] = user_frame()
+                part.schedules[sched] = Schedule(sched, part._base_optimizer(getattr(sched, "optimizer", None)),
+                                                 part.created_at[sched])
+                part.schedule_list.append(part.schedules[sched])
                 for child in getattr(sched, "_schedulers", None) or []:  # a composite's: parts of its schedule
-                    if child in probe.schedules:
-                        probe.schedules[child].child = True
+                    if child in part.schedules:
+                        part.schedules[child].child = True
 
         def traced_sched_init(sched, *args, **kwargs):
             sched_init(sched, *args, **kwargs)
-            if not compiled.is_compiling():
-                probe._safely(scheduler_made, sched)
+            probe.guarded(scheduler_made, sched)
 
         lr_scheduler.LRScheduler.__init__ = traced_sched_init
         # SequentialLR and ChainedScheduler make no LRScheduler.__init__ call of their own: held here,
@@ -224,8 +223,8 @@ class OptimizerSteps:
 
             def traced_composite_init(sched, *args, _init=vars(cls)["__init__"], **kwargs):
                 _init(sched, *args, **kwargs)
-                if not compiled.is_compiling() and sched not in probe.schedulers:
-                    probe._safely(scheduler_made, sched)
+                if not compiled.is_compiling() and sched not in part.schedulers:
+                    probe.safely(scheduler_made, sched)
 
             cls.__init__ = traced_composite_init
 
@@ -234,39 +233,36 @@ class OptimizerSteps:
         initial_step = getattr(lr_scheduler.LRScheduler, "_initial_step", None)
         if initial_step is not None:
             def traced_initial_step(sched, *args, **kwargs):
-                probe.constructing += 1
+                part.constructing += 1
                 try:
                     return initial_step(sched, *args, **kwargs)
                 finally:
-                    probe.constructing -= 1
+                    part.constructing -= 1
 
             lr_scheduler.LRScheduler._initial_step = traced_initial_step
         sched_step = lr_scheduler.LRScheduler.step
 
         def scheduler_stepping(sched):
             # Not the step the constructor takes (before it is in self.schedulers, or in _initial_step).
-            opt = id(probe._base_optimizer(getattr(sched, "optimizer", None)))
-            if (probe._on() and not probe.constructing and sched in probe.schedulers
-                    and not probe.opt_steps.get(opt) and opt not in probe.step_taken):
-                probe._fact("scheduler-step-before-optimizer-step")
+            opt = id(part._base_optimizer(getattr(sched, "optimizer", None)))
+            if (probe.on() and not part.constructing and sched in part.schedulers
+                    and not part.opt_steps.get(opt) and opt not in part.step_taken):
+                probe.fact("scheduler-step-before-optimizer-step")
 
         def scheduler_stepped(sched):
-            if sched in probe.schedules:
-                probe.schedules[sched].last_epoch = getattr(sched, "last_epoch", None)
+            if sched in part.schedules:
+                part.schedules[sched].last_epoch = getattr(sched, "last_epoch", None)
 
         def traced_sched_step(sched, *args, **kwargs):
-            if not compiled.is_compiling():
-                probe._safely(scheduler_stepping, sched)
+            probe.guarded(scheduler_stepping, sched)
             out = sched_step(sched, *args, **kwargs)
-            if not compiled.is_compiling():
-                probe._safely(scheduler_stepped, sched)
+            probe.guarded(scheduler_stepped, sched)
             return out
 
         lr_scheduler.LRScheduler.step = traced_sched_step
 
-    def _backward(self, tensor):
-        if not self._on():
-            return
+    # -- hooks (core.HOOKS) ------------------------------------------------------------------------
+    def backward(self, tensor):
         self.backwards += 1
         # Gradients a step left that this backward adds onto: stale, unless zeroed before the
         # optimizer steps again (a GAN's generator backward flows through the discriminator, whose
@@ -275,9 +271,6 @@ class OptimizerSteps:
             if p.grad is grad and grad._version == version and bool(local(grad).ne(0).any()):
                 self.stale[key] = (p, grad, user_frame())
             del self.after_step[key]
-        if self.pending_eval is not None:
-            self._fact("grad-forward-in-eval-mode", once=False, backward=True, **self.pending_eval)
-            self.pending_eval = None
         if not self.optimizers_made:
             self._manual_step()
         if tensor.numel() != 1:
@@ -291,36 +284,69 @@ class OptimizerSteps:
             v = v / scale.double().reshape(()).to(v.device)
         self.loss = v if self.loss is None else self.loss + v
 
+    def trains(self, module):
+        if not self.trained_params:
+            return None
+        return any(id(p) in self.trained_params for p in module.parameters())
+
+    def needs(self):
+        needs = ["optimizer", "step"]
+        if len(self.schedulers):
+            needs.append("scheduler")
+        if any(s.is_enabled() for s in list(self.scalers)):
+            needs.append("scaler")
+        return needs
+
+    def exiting(self):
+        if self.manual is not None:
+            self._manual_step_at_exit()  # the last backward's update, made before the exit
+        if self.probe.seq == 0 and (self.backwards or self.optimizers_made):  # training seen, but no step
+            self.probe.fact("probe-saw", backwards=self.backwards, optimizers=self.optimizers_made)
+
+    def exit_facts(self):
+        self._schedule_facts()
+
+    def final_digests(self):
+        return {f"params.{i}" if i else "params": self._params(opt).hex() for i, opt in self.optimizers.indexed()}
+
+    def forked(self):
+        self.loss = self.grad_norm = self.closure_unrecorded = self.manual = None
+        self.backwards = self.optimizers_made = 0
+        self.optimizers, self.in_step = Held(), set()
+        for state in (self.scaled, self.opt_steps, self.after_step, self.stale):
+            state.clear()
+        self.step_taken = set()
+
     # -- one step of the loop --------------------------------------------------------------------
     def _pre_step(self, optimizer, args, kwargs):
-        if not self._on():
+        probe = self.probe
+        if not probe.on():
             return
         stale = self.stale.pop(id(optimizer), None)
         if stale is not None and stale[0].grad is stale[1]:  # not zeroed, nor set to None, since that backward
-            self._fact("backward-onto-last-step-grads", where=stale[2])
+            probe.fact("backward-onto-last-step-grads", where=stale[2])
         if optimizer not in self.optimizers:
             self.optimizers.add(optimizer)
             groups = [{"weight_decay": float(g.get("weight_decay", 0) or 0), "params": len(g["params"]),
                        "one_dim": sum(1 for p in g["params"] if bias_or_norm(p))} for g in optimizer.param_groups]
-            self._fact("param-groups", once=False, where=self.created_at.get(optimizer),
+            probe.fact("param-groups", once=False, where=self.created_at.get(optimizer),
                        groups=";".join(f"{g['weight_decay']!r}/{g['one_dim']}/{g['params']}" for g in groups))
             shared = sum(1 for g in optimizer.param_groups for p in g["params"]
                          if p.device.type == "cpu" and not hasattr(type(p), "to_local") and p.is_shared())
             if shared:  # a model in shared memory (Hogwild's model.share_memory()): other processes update it too
-                self._fact("params-in-shared-memory", once=False, where=self.created_at.get(optimizer), params=shared)
+                probe.fact("params-in-shared-memory", once=False, where=self.created_at.get(optimizer), params=shared)
         index = self.optimizers.index(optimizer)
         values = {}
         for i, g in enumerate(optimizer.param_groups):
             values["lr" if i == 0 else f"lr.{i}"] = float(g["lr"])
         digests = {"params": self._params(optimizer).hex(), "optimizer": self._optimizer_state(optimizer),
                    "scheduler": self._scheduler_state(optimizer)}
-        digests.update(self._rng_states())
-        if self.batch is not None:
-            digests["batch"] = self.batch.hex()
+        for part_digests in probe.tell("step_digests"):  # the RNGs', the batch's
+            digests.update(part_digests)
         scaler = self._scaler_state()
         if scaler is not None:
             digests["scaler"] = scaler
-        sums = self._safely(layout.step_sums, self.torch, optimizer, self.batch_inputs) if self.layout_sums else None
+        sums = probe.ask("step_sums", optimizer)
         self._record_step(index, values, digests, self._opt_step(optimizer), user_frame(), sums)
 
     def _record_step(self, index, values, digests, opt_step, where, sums=None):
@@ -328,39 +354,35 @@ class OptimizerSteps:
         is one step: the second optimizer's update joins the step the first began, its values and
         digests its own series ("opt1.loss", "opt1.params"). `index` is the optimizer's place
         among those stepped so far (None: an update without an optimizer, _manual_step)."""
-        torch = self.torch
-        if self.rng_at_first_step is None:
-            self.rng_at_first_step = torch.get_rng_state()
-            if not self.seeded and not torch.equal(self.rng_at_first_step, self.rng_at_install):
-                self._fact("torch-random-unseeded", where=self.first_draw)
+        probe = self.probe
+        probe.tell("step_begins")
         # A new step, unless this optimizer joins one another (still alive) began in this iteration.
-        if self.seq == 0 or index in self.in_step or any(
+        if probe.seq == 0 or index in self.in_step or any(
                 i is not None and i not in dict(self.optimizers.indexed()) for i in self.in_step):
-            self.seq += 1
+            probe.seq += 1
             self.in_step = {index}
         else:
             self.in_step.add(index)
         if os.environ.get("TRAINPROOF_INJECT_FAULT") == "probe-draws-a-random-number":
-            torch.rand(1)  # the negative control of ProbeTest: a probe that changes the script's results
+            probe.torch.rand(1)  # the negative control of ProbeTest: a probe that changes the script's results
         if self.loss is not None:
             values["loss"] = float(self.loss)
         if self.grad_norm is not None:
             values["grad_norm"] = float(self.grad_norm)
         prefix = f"opt{index}." if index else ""
-        record = {"kind": "probe", "seq": self.seq, "values": {prefix + k: v for k, v in values.items()},
+        record = {"kind": "probe", "seq": probe.seq, "values": {prefix + k: v for k, v in values.items()},
                   "digests": {prefix + k: v for k, v in digests.items()}, "opt_step": opt_step, "where": where}
         if sums:
             samples = sums.pop("samples", None)
             record["sums"] = {prefix + k: v for k, v in sums.items()}
             if samples and not prefix:
                 record["samples"] = samples
-        self._write(record)
-        if self.op_stop is not None and self.seq >= self.op_stop:
+        probe.write(record)
+        if probe.op_stop is not None and probe.seq >= probe.op_stop:
             os._exit(0)  # the rerun has what it came for: the ops up to the step where the runs parted
-        self.loss = self.grad_norm = self.batch = None
-        self.batch_inputs = []
-        self.top = None
+        self.loss = self.grad_norm = None
         self.scaled.clear()
+        probe.tell("step_recorded")
 
     # -- a step without an optimizer ---------------------------------------------------------------
     def _manual_step(self):
@@ -372,18 +394,15 @@ class OptimizerSteps:
         pending, now = self.manual, None
         if pending is not None:  # the parameters its backward reached: the model's it was taken of
             now = self._module_params(pending["module"])
-            if now != pending["digests"]["params"]:
-                self.manual, batch = None, self.batch  # this iteration's forward: the next step's batch
+            if now != pending["digests"]["params"]:  # (this iteration's forward: the next step's batch)
+                self.manual = None
                 self._record_step(None, {}, pending["digests"], None, pending["where"])
-                self.batch = batch
-        module = self.last_trained() if self.last_trained is not None else None
+        module = self.probe.ask("trained_module")
         if self.manual is None and module is not None:
             digests = {"params": now if pending is not None and module is pending["module"] else
                        self._module_params(module)}
-            digests.update(self._rng_states())
-            if self.batch is not None:
-                digests["batch"] = self.batch.hex()
-            self.batch = None  # the next iteration's forward is the next step's batch
+            for part_digests in self.probe.tell("step_digests"):  # the RNGs', the batch's
+                digests.update(part_digests)
             # The module held until its update shows: a script may drop it before (a model reloaded at the end).
             self.manual = {"digests": digests, "where": user_frame(), "module": module}
 
@@ -394,22 +413,22 @@ class OptimizerSteps:
             self._record_step(None, {}, pending["digests"], None, pending["where"])
 
     def _module_params(self, module):
-        d = Digest(self.torch)
+        d = Digest(self.probe.torch)
         for p in getattr(module, "_orig_mod", module).parameters():
             if p.requires_grad:
                 d.tensor(p)
         return d.hex()
 
     def _post_step(self, optimizer, args, kwargs):
-        if not self._on() or inside_dcp(self.torch):
+        if not self.probe.on() or self.probe.ask("torchs_own_step"):
             return
         pending = self.closure_unrecorded
         self.closure_unrecorded = None
         if pending is not None and pending[0] is optimizer and not pending[1]:
             self._pre_step(optimizer, args, kwargs)  # a closure the optimizer never called: recorded late
         if pending is not None:  # the closure's later calls (LBFGS's line search): not the next step's loss or batch
-            self.loss = self.batch = None
-            self.batch_inputs = []
+            self.loss = None
+            self.probe.tell("step_inputs_dropped")
         self.opt_steps[id(optimizer)] = self.opt_steps.get(id(optimizer), 0) + 1
         self.scaled_step = self.unscaled_step = False
         for g in optimizer.param_groups:
@@ -419,7 +438,7 @@ class OptimizerSteps:
                     return
 
     def _params(self, optimizer):
-        d = Digest(self.torch)
+        d = Digest(self.probe.torch)
         for g in optimizer.param_groups:
             for p in g["params"]:
                 d.tensor(p)
@@ -430,7 +449,7 @@ class OptimizerSteps:
         # is twice the parameters, for Adam). What a diagnosis asks of it is whether a restart
         # restored the state, and a state that was not restored differs in every word, not in
         # the top bits of a few (bench/probe_cost.py).
-        d = Digest(self.torch, high_halves=False)
+        d = Digest(self.probe.torch, high_halves=False)
         for g in optimizer.param_groups:
             for p in g["params"]:
                 state = optimizer.state.get(p, {})
@@ -444,11 +463,11 @@ class OptimizerSteps:
             for p in g["params"]:
                 step = optimizer.state.get(p, {}).get("step")
                 if step is not None:
-                    return int(step.item() if isinstance(step, self.torch.Tensor) else step)
+                    return int(step.item() if isinstance(step, self.probe.torch.Tensor) else step)
         return None
 
     def _scheduler_state(self, optimizer):
-        d = Digest(self.torch)
+        d = Digest(self.probe.torch)
         for s in self.schedulers:
             if self._base_optimizer(getattr(s, "optimizer", None)) is not optimizer:
                 continue
@@ -477,7 +496,7 @@ class OptimizerSteps:
                 continue
             n = self.opt_steps.get(s.optimizer, 0)
             span = s.span or next((e for e in (lambda_span(f, n) for f in s.lambdas) if e), None)
-            self._fact("schedule-at-exit", once=False, where=s.where, scheduler=s.kind, scheduler_steps=k,
+            self.probe.fact("schedule-at-exit", once=False, where=s.where, scheduler=s.kind, scheduler_steps=k,
                        optimizer_steps=n, span=span)
 
 

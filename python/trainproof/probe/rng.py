@@ -53,9 +53,19 @@ def _drawn_at(seed, drawn):
 
 
 class RngState:
-    def _install_rng(self, torch):
+    """A part of the probe (core.Probe): torch's global RNG (its first draw, its seed, its restores)
+    and the digests of every RNG a step may draw from."""
+
+    def __init__(self, probe):
+        self.probe = probe
+        self.seeded = False
+        self.rng_at_install = probe.torch.get_rng_state()
+        self.rng_at_first_step = None
+        self.first_draw = None  # file:line of the first draw from the global RNG before any seed
+
+    def install(self, torch):
         """The first draw from torch's RNG before any seed, seeding, and restores of its state."""
-        probe = self
+        part, probe = self, self.probe
         seed = torch.manual_seed
 
         # The first draw from torch's global RNG before any seed: where a script that never seeds
@@ -77,17 +87,17 @@ class RngState:
 
         def drew(before):
             if not torch.equal(before, torch.get_rng_state()):
-                probe.first_draw = user_frame()
+                part.first_draw = user_frame()
                 restore_draws()
 
         def traced_draw(fn):
             def draw(*args, **kwargs):
-                if compiled.is_compiling() or not probe._on() or probe.seeded or probe.first_draw is not None:
+                if compiled.is_compiling() or not probe.on() or part.seeded or part.first_draw is not None:
                     return fn(*args, **kwargs)
-                before = probe._safely(torch.get_rng_state)
+                before = probe.safely(torch.get_rng_state)
                 out = fn(*args, **kwargs)
                 if before is not None:
-                    probe._safely(drew, before)
+                    probe.safely(drew, before)
                 return out
 
             return draw
@@ -109,8 +119,8 @@ class RngState:
                 if not inside:
                     inside.append(True)
                     try:
-                        if probe._on() and not probe.seeded:
-                            probe._safely(lambda: drawn.append((out, user_frame())) or drawn.__delitem__(slice(0, -16)))
+                        if probe.on() and not part.seeded:
+                            probe.safely(lambda: drawn.append((out, user_frame())) or drawn.__delitem__(slice(0, -16)))
                     finally:
                         inside.clear()
                 return out
@@ -121,18 +131,17 @@ class RngState:
             setattr(owner, n, traced_source(fn))
 
         def seeding(value):
-            if probe._on() and not probe.seeded:
-                probe.seeded = True
+            if probe.on() and not part.seeded:
+                part.seeded = True
                 restore_draws()
                 for owner, n, fn in sources:  # the first seed is what they were watched for
                     setattr(owner, n, fn)
-                if not torch.equal(torch.get_rng_state(), probe.rng_at_install):
-                    probe._fact("torch-random-before-seed")
-                probe._fact("torch-seeded", seed=repr(value), drawn_at=_drawn_at(value, drawn))
+                if not torch.equal(torch.get_rng_state(), part.rng_at_install):
+                    probe.fact("torch-random-before-seed")
+                probe.fact("torch-seeded", seed=repr(value), drawn_at=_drawn_at(value, drawn))
 
         def traced_seed(*args, **kwargs):
-            if not compiled.is_compiling():
-                probe._safely(seeding, args[0] if args else kwargs.get("seed"))
+            probe.guarded(seeding, args[0] if args else kwargs.get("seed"))
             return seed(*args, **kwargs)
 
         torch.manual_seed = traced_seed
@@ -144,24 +153,37 @@ class RngState:
         set_rng_state = torch.set_rng_state
 
         def rng_restored():
-            if probe._on():
-                probe._fact("rng-restored", once=False, digest=probe._rng_digest())
+            if probe.on():
+                probe.fact("rng-restored", once=False, digest=part.rng_digest())
 
         def traced_set_rng_state(*args, **kwargs):
             out = set_rng_state(*args, **kwargs)
-            if not compiled.is_compiling():
-                probe._safely(rng_restored)
+            probe.guarded(rng_restored)
             return out
 
         torch.set_rng_state = traced_set_rng_state
         torch.random.set_rng_state = traced_set_rng_state
 
-    def _rng_digest(self):
-        return blake2b_hex(self.torch.get_rng_state().numpy().data)
+    def rng_digest(self):
+        """The torch RNG's state, digested (what a save's rng-at-save fact says)."""
+        return blake2b_hex(self.probe.torch.get_rng_state().numpy().data)
 
-    def _rng_states(self):
-        torch = self.torch
-        out = {"rng.torch": self._rng_digest()}
+    # -- hooks (core.HOOKS) ------------------------------------------------------------------------
+    def step_begins(self):
+        torch = self.probe.torch
+        if self.rng_at_first_step is None:
+            self.rng_at_first_step = torch.get_rng_state()
+            if not self.seeded and not torch.equal(self.rng_at_first_step, self.rng_at_install):
+                self.probe.fact("torch-random-unseeded", where=self.first_draw)
+
+    def needs(self):
+        torch = self.probe.torch
+        drawn = self.rng_at_first_step is not None and not torch.equal(torch.get_rng_state(), self.rng_at_first_step)
+        return ["rng"] if drawn else []
+
+    def step_digests(self):
+        torch = self.probe.torch
+        out = {"rng.torch": self.rng_digest()}
         if torch.cuda.is_available() and torch.cuda.is_initialized():
             for i in range(torch.cuda.device_count()):
                 out[f"rng.cuda{i}"] = blake2b_hex(torch.cuda.get_rng_state(i).numpy().data)
