@@ -3,7 +3,10 @@
 // without it, so that on a machine with no GPU a start does not load the CUDA libraries
 // (about 0.2 s and 400 MB of a start that would never use them). A machine with an NVIDIA
 // driver (/proc/driver/nvidia, /dev/nvidiactl, or WSL's /dev/dxg) gets trainproof-cuda;
-// TRAINPROOF_PROGRAM=cpu|cuda chooses either. This file links nothing of LibTorch.
+// TRAINPROOF_PROGRAM=cpu|cuda chooses either. A replay of kept runs (`check --replay DIR`, and
+// none of --golden, --regen, --expect-lr, which hold this program's LibTorch to the runs) runs
+// nothing and judges what was recorded: it gets trainproof-lite, the CLI without LibTorch, whose
+// start skips LibTorch's static initialisation. This file links nothing of LibTorch.
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,6 +24,19 @@ bool gpu_driver_present() {
   return false;
 }
 
+// `check --replay ...`, with nothing among check's own options (those before `--`) that needs LibTorch.
+bool replay_only(char** argv) {
+  if (!argv[1] || std::strcmp(argv[1], "check") != 0) return false;
+  bool replay = false;
+  for (char** a = argv + 2; *a && std::strcmp(*a, "--") != 0; ++a) {
+    const std::string arg = *a;
+    const auto is = [&](const char* option) { return arg == option || arg.rfind(std::string(option) + "=", 0) == 0; };
+    if (is("--golden") || is("--regen") || is("--expect-lr")) return false;
+    replay = replay || is("--replay");
+  }
+  return replay;
+}
+
 }  // namespace
 
 int main(int, char** argv) {
@@ -35,6 +51,7 @@ int main(int, char** argv) {
     return 2;
   }
   fs::path path = dir / ("trainproof-" + program);
+  if (!forced && replay_only(argv) && fs::exists(dir / "trainproof-lite")) path = dir / "trainproof-lite";
   // A LibTorch without CUDA builds trainproof-cpu alone.
   if (program == "cuda" && !forced && !fs::exists(path)) path = dir / "trainproof-cpu";
   execv(path.c_str(), argv);

@@ -31,6 +31,7 @@ LAYERS = {
     "trainproof_distributed": 5,
     "trainproof_check": 5,
     "trainproof_cli": 6,
+    "trainproof_cli_lite": 6,  # cli's sources built without LibTorch (TWINS)
     "trainproof_textclf": 7,
     "trainproof_bench": 7,
     "trainproof_harness": 7,
@@ -38,9 +39,14 @@ LAYERS = {
     "trainproof_scenarios": 8,
     "trainproof_cpu": 9,
     "trainproof_cuda": 9,
+    "trainproof_lite": 9,  # the CLI without LibTorch, for replays
     "trainproof": 10,  # the launcher: starts trainproof-cpu or trainproof-cuda
 }
 IGNORED = {"trainproof_warnings"}  # compile flags only, linked by every target
+# A library built from another's sources another way (cli_lite: cli's, without LibTorch): it
+# includes the other's headers, and what links it has the other's headers to include; what its
+# sources include only in the other's build (under #if) the other links.
+TWINS = {"trainproof_cli_lite": "trainproof_cli"}
 BEGIN, END = "<!-- architecture:begin -->", "<!-- architecture:end -->"
 
 
@@ -112,7 +118,7 @@ def include_problems(graph, sources, root):
         if t not in LAYERS or t not in graph:
             continue
         files = [os.path.join(root, f) if not os.path.isabs(f) else f for f in sources[t]]
-        layer = t[len("trainproof_"):]
+        layer = TWINS.get(t, t)[len("trainproof_"):]
         library = os.path.isdir(os.path.join(root, "src", layer))  # a library: its headers are its own too
         if library:
             files += glob.glob(os.path.join(root, "include", "trainproof", layer, "*.h"))
@@ -122,7 +128,10 @@ def include_problems(graph, sources, root):
             if os.path.isfile(f):
                 for d, line in included_targets(f).items():
                     used.setdefault(d, (os.path.relpath(f, root), line))
-        reach = reachable(graph, t)
+        reach = reachable(graph, t) | {t}
+        reach |= {TWINS[r] for r in reach if r in TWINS}
+        if t in TWINS:  # its twin's sources: what they include only where the twin is built (#if) links there
+            reach |= reachable(graph, TWINS[t])
         for d, (f, line) in sorted(used.items()):
             if d != t and d not in reach:
                 problems.append(f"{t} includes {d}'s headers ({f}: {line}) but does not link {d}")

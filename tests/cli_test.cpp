@@ -359,6 +359,10 @@ TEST_F(CliTest, RegenKeepsAPreviousGoldenFromAnotherMachineInTheSpread) {
 // the other two cases, which must not say it.
 TEST_F(CliTest, VerifySaysWhetherTheEnvironmentOrTheCodeMoved) {
   const fs::path p = golden_ / "underflow.h5";
+  // This program's LibTorch is in its fingerprint (the runner provides it: verdict/libtorch_fields.h):
+  // a verify run by a CLI that lacked it would see the environment move, not the code.
+  for (const char* field : {"libtorch_version", "cpu_capability", "threads"})
+    EXPECT_EQ(current_fingerprint(c10::kCPU).fields.count(field), 1u) << field;
   // The golden as if made on this machine (the committed one may come from another CPU).
   testing::set_string_attr(p, "cpu", "fingerprint", current_fingerprint(c10::kCPU).json());
   const double eps = std::numeric_limits<float>::epsilon();

@@ -1,25 +1,23 @@
-// The host fingerprint's LibTorch fields (libtorch_fields.h), compiled only where LibTorch is:
-// the one source of verdict that includes it.
+// The host fingerprint's LibTorch fields (libtorch_fields.h), as far as this process has a
+// LibTorch that provided them.
 #include "src/verdict/libtorch_fields.h"
 
-#include <ATen/Context.h>
-#include <ATen/Parallel.h>
-#include <ATen/Version.h>
-#include <torch/headeronly/version.h>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace trainproof {
 
+namespace {
+
+constinit LibtorchFields provided = nullptr;  // constant-initialised: set safely by another static initialiser
+
+}  // namespace
+
+void provide_libtorch_fields(LibtorchFields add) {
+  provided = add;
+}
+
 void add_libtorch_fields(nlohmann::json& j) {
-  j["libtorch_version"] = fmt::format("{}.{}.{}", TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR, TORCH_VERSION_PATCH);
-  j["cpu_capability"] = at::get_cpu_capability();  // the kernel family ATen dispatches to
-  j["threads"] = at::get_num_threads();
-  auto& ctx = at::globalContext();
-  j["deterministic_algorithms"] = ctx.deterministicAlgorithms();
-  j["cudnn_deterministic"] = ctx.deterministicCuDNN();
-  j["cudnn_benchmark"] = ctx.benchmarkCuDNN();
+  if (provided) provided(j);
 }
 
 }  // namespace trainproof
