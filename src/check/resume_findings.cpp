@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "src/check/dcp.h"
 #include "src/check/probe_records.h"
 
 namespace trainproof {
@@ -257,17 +258,8 @@ Finding non_atomic_at(const std::string& where, std::string detail) {
 }  // namespace
 
 std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::string& killed_writing) {
-  // A DCP checkpoint is atomic by DCP's protocol: `.metadata` is written last, after every rank's
-  // files. A restart that loads only folders holding it loads whole checkpoints; one that took a
-  // folder without it took a torn one.
-  for (const auto& f : resumed.file_ops)
-    if (f.kind == "load" && f.dcp && !f.complete) {
-      return {non_atomic_at(
-          f.where, fmt::format("dcp.load was given {}/, a checkpoint folder without .metadata: DCP writes .metadata "
-                               "last, after every rank's files, so a folder without it is a checkpoint a kill tore. "
-                               "Take the newest folder that holds .metadata",
-                               name_of(f.path)))};
-    }
+  // A DCP checkpoint is atomic by DCP's protocol (dcp.h): only a folder without `.metadata` is torn.
+  if (auto torn = torn_dcp_load(resumed)) return {*torn};
   std::set<std::string> loaded, loaded_from;  // the files a run loaded, and their folders
   for (const auto& f : resumed.file_ops)
     if (f.kind == "load" && !f.path.empty() && !f.dcp) {

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "src/check/dcp.h"
 #include "src/check/probe_records.h"
 
 namespace trainproof {
@@ -45,25 +46,11 @@ std::vector<Finding> unsafe_loads(const RecordedTrace& run) {
 
 namespace {
 
-// What one save holds: a DCP checkpoint's, the keys its metadata holds once written (the state
-// the script's Stateful objects gave, which the probe never asks of them itself); a torch.save's,
-// what the saved object holds.
+// What one save holds: a DCP checkpoint's, as its metadata says (dcp.h); a torch.save's, what the
+// saved object holds.
 std::set<std::string> own_holds(const RecordedTrace& run, const ProbeFileOp& save) {
-  if (save.dcp)
-    for (const auto& f : run.facts)
-      if (f.fact == "dcp-saved" && f.start == save.start && f.data.count("path") && f.data.at("path") == save.path) {
-        std::set<std::string> holds;
-        std::stringstream list(f.data.count("holds") ? f.data.at("holds") : "");
-        for (std::string h; std::getline(list, h, ',');)
-          if (!h.empty()) holds.insert(h);
-        return holds;
-      }
+  if (auto held = dcp_saved_holds(run, save)) return *held;
   return {save.holds.begin(), save.holds.end()};
-}
-
-// The folder a save writes into: a DCP checkpoint is a folder of its own.
-std::string folder_of(const ProbeFileOp& op) {
-  return op.dcp ? op.path : parent_of(op.path);
 }
 
 }  // namespace
@@ -71,13 +58,13 @@ std::string folder_of(const ProbeFileOp& op) {
 std::set<std::string> checkpoint_holds(const RecordedTrace& run, const ProbeFileOp& save) {
   std::set<std::string> holds = own_holds(run, save);
   if (save.path.empty()) return holds;
-  const std::string folder = folder_of(save);
+  const std::string folder = checkpoint_folder(save);
   // Written together: saved at the same step of the same start into the same folder, into a DCP
-  // folder, or beside one (each rank's RNG state saved next to the DCP checkpoint's folder).
+  // folder, or beside one.
   for (const auto& op : run.file_ops) {
     if (op.kind != "save" || op.start != save.start || op.seq != save.seq || &op == &save || op.path.empty()) continue;
-    const bool beside_dcp = (op.dcp || save.dcp) && parent_of(op.path) == parent_of(save.path);
-    if (folder_of(op) == folder || parent_of(op.path) == folder || folder_of(op) == save.path || beside_dcp) {
+    if (checkpoint_folder(op) == folder || parent_of(op.path) == folder || checkpoint_folder(op) == save.path ||
+        beside_dcp_folder(op, save)) {
       const std::set<std::string> more = own_holds(run, op);
       holds.insert(more.begin(), more.end());
     }
