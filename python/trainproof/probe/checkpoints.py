@@ -15,16 +15,17 @@ def _called_from_torch(torch):
     return os.path.abspath(caller).startswith(os.path.dirname(os.path.abspath(torch.__file__)) + os.sep)
 
 
-def rng_at_save(probe):
-    """The fact of what a restore of the torch RNG saved now would set (the rng part's digest of it)."""
+def record_save(probe, obj, path, existed, checkpoint, **kind):
+    """A save's record, written before the save starts (a kill during it still leaves it): where,
+    what it holds and what the run has that a resume needs, as the probe's parts know them. Before
+    it, the fact of what a restore of the torch RNG saved now would set (the rng part's digest)."""
     digest = probe.ask("rng_digest")
     if digest is not None:
         probe.fact("rng-at-save", once=False, digest=digest)
-
-
-def needs(probe):
-    """The pieces of training state this run has that a resume needs, as the probe's parts know them."""
-    return [piece for pieces in probe.tell("needs") for piece in pieces]
+    keys = sorted(str(k) for k in obj.keys()) if isinstance(obj, dict) else []
+    probe.write({"kind": "save", "seq": probe.seq, "path": path, **kind, "existed": existed, "keys": keys,
+                 "where": user_frame(), "checkpoint": checkpoint, "holds": sorted(holds(probe.torch, obj)),
+                 "needs": [piece for pieces in probe.tell("needs") for piece in pieces]})
 
 
 def holds(torch, obj):
@@ -71,7 +72,7 @@ def holds(torch, obj):
 
 
 class Checkpoints:
-    """A part of the probe (core.Probe): torch.save and torch.load, and DCP's save and load."""
+    """A part of the probe (core.Probe): torch.save and torch.load (DCP's saves and loads: dcp.py)."""
 
     def __init__(self, probe):
         self.probe = probe
@@ -99,16 +100,10 @@ class Checkpoints:
 
     def _save(self, obj, f):
         path = os.fspath(f) if isinstance(f, (str, os.PathLike)) else None
-        existed = bool(path) and os.path.exists(path)
-        keys = sorted(str(k) for k in obj.keys()) if isinstance(obj, dict) else []
-        torch = self.probe.torch
         # A checkpoint: a dict that is not itself a bare state_dict (names to tensors).
-        checkpoint = isinstance(obj, dict) and not all(isinstance(v, torch.Tensor) for v in obj.values())
-        rng_at_save(self.probe)
-        self.probe.write({"kind": "save", "seq": self.probe.seq, "path": os.path.abspath(path) if path else None,
-                          "existed": existed, "keys": keys, "where": user_frame(), "checkpoint": checkpoint,
-                          "holds": sorted(holds(torch, obj)), "needs": needs(self.probe)})
-
+        checkpoint = isinstance(obj, dict) and not all(isinstance(v, self.probe.torch.Tensor) for v in obj.values())
+        record_save(self.probe, obj, os.path.abspath(path) if path else None, bool(path) and os.path.exists(path),
+                    checkpoint)
 
     def _load(self, f, weights_only):
         path = os.fspath(f) if isinstance(f, (str, os.PathLike)) else None

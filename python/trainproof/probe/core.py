@@ -135,6 +135,13 @@ class Probe:
         """Calls the hook on every part that defines it, in PARTS' order; their results, in that order."""
         return [told(*args) for told in self.hooks(hook)]
 
+    def merged(self, hook, *args):
+        """The dicts the parts that define the hook return, merged into one, in PARTS' order."""
+        out = {}
+        for part_out in self.tell(hook, *args):
+            out.update(part_out)
+        return out
+
     def ask(self, hook, *args):
         """The first answer other than None of the parts that define the hook, or None."""
         assert HOOKS.get(hook, "").startswith("ask"), f"not a question of the probe's: {hook}"
@@ -209,9 +216,7 @@ class Probe:
         probe = self
 
         def hook(*args, **kwargs):
-            if compiled.is_compiling():
-                return None
-            probe.safely(observe, *args, **kwargs)
+            probe.guarded(observe, *args, **kwargs)
             return None
 
         hook.__name__ = getattr(observe, "__name__", "hook")
@@ -232,10 +237,7 @@ class Probe:
         if self.rec is None or self.rec._fd is None:
             return
         self.tell("exit_facts")
-        digests = {}
-        for part_digests in self.tell("final_digests"):
-            digests.update(part_digests)
-        self.write({"kind": "final", "digests": digests})
+        self.write({"kind": "final", "digests": self.merged("final_digests")})
         self.rec.close()
         if self.clock_s is not None:
             steady = sorted(self.clock_s.get(seq, 0.0) for seq in range(4, self.seq + 1))

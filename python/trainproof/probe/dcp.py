@@ -7,7 +7,7 @@ import os
 import sys
 
 from trainproof.probe import compiled
-from trainproof.probe.checkpoints import holds, needs, rng_at_save
+from trainproof.probe.checkpoints import record_save
 from trainproof.probe.frames import user_frame
 from trainproof.probe.imports import after_import
 
@@ -104,12 +104,8 @@ class Dcp:
 
     def _save(self, state_dict, kwargs):
         folder = self._folder(kwargs, "storage_writer")
-        keys = sorted(str(k) for k in state_dict.keys()) if isinstance(state_dict, dict) else []
-        rng_at_save(self.probe)
-        self.probe.write({"kind": "save", "seq": self.probe.seq, "path": folder, "dcp": True,
-                          "existed": bool(folder) and os.path.exists(os.path.join(folder, ".metadata")),
-                          "keys": keys, "where": user_frame(), "checkpoint": True,
-                          "holds": sorted(holds(self.probe.torch, state_dict)), "needs": needs(self.probe)})
+        record_save(self.probe, state_dict, folder, bool(folder) and os.path.exists(os.path.join(folder, ".metadata")),
+                    True, dcp=True)
         return folder
 
     def _saved(self, folder, metadata):

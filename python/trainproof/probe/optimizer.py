@@ -341,8 +341,7 @@ class OptimizerSteps:
             values["lr" if i == 0 else f"lr.{i}"] = float(g["lr"])
         digests = {"params": self._params(optimizer).hex(), "optimizer": self._optimizer_state(optimizer),
                    "scheduler": self._scheduler_state(optimizer)}
-        for part_digests in probe.tell("step_digests"):  # the RNGs', the batch's
-            digests.update(part_digests)
+        digests.update(probe.merged("step_digests"))  # the RNGs', the batch's
         scaler = self._scaler_state()
         if scaler is not None:
             digests["scaler"] = scaler
@@ -401,8 +400,7 @@ class OptimizerSteps:
         if self.manual is None and module is not None:
             digests = {"params": now if pending is not None and module is pending["module"] else
                        self._module_params(module)}
-            for part_digests in self.probe.tell("step_digests"):  # the RNGs', the batch's
-                digests.update(part_digests)
+            digests.update(self.probe.merged("step_digests"))  # the RNGs', the batch's
             # The module held until its update shows: a script may drop it before (a model reloaded at the end).
             self.manual = {"digests": digests, "where": user_frame(), "module": module}
 
