@@ -53,10 +53,14 @@ class Progress {
   Clock::time_point t0_ = Clock::now();
 };
 
+// Where kill 1 of a preempted run lands, once the run has recorded its armed step count: on a
+// write into the run folder (a torn checkpoint put to the restart), once a write has ended and none
+// is under way, or at the step itself (after a checkpoint known complete: the resume of the rest).
+enum class KillMoment { kInAWrite, kAwayFromWrites, kAtTheStep };
+
 // The preempted run as it ran (check_resume.cpp), the evidence its laws judge: started in the work
-// folder's `run`, SIGKILLed after the recorded step counts `at` (kill 1 on a write into the run
-// folder, or `away_from_writes` once one has ended), restarted after each kill until it finished
-// or a start failed.
+// folder's `run`, SIGKILLed after the recorded step counts `at` (kill 1 at `first`), restarted
+// after each kill until it finished or a start failed.
 struct Preemption {
   Run run;
   std::vector<size_t> at;              // the planned kills
@@ -67,10 +71,15 @@ struct Preemption {
   int failed_start = -1;               // the start that failed (0: the first; k: the restart after kill k)
   int exit_code = 0;                   // its exit code
   std::vector<std::string> unwritten;  // files --resume-args names the run had not written when it failed
+  KillMoment first = KillMoment::kInAWrite;  // where kill 1 was to land
 };
 // Kept beside the run as <run>.preemption.json; replaying (check --replay), read from there.
-Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const std::string& run, bool away_from_writes,
+Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const std::string& run, KillMoment first,
                    Progress& progress);
+// Kill 1 once more, after the first checkpoint the uninterrupted run `straight` saved whole (the
+// step after it): where kill 1 landed before any checkpoint was complete, so that the restart
+// rightly began again and nothing was resumed. Null where the run saved nothing whole.
+std::optional<size_t> after_first_checkpoint(const RecordedTrace& straight);
 // The law `name` where a start of the preempted run failed: broken (not preemption-safe), or NOT
 // TESTED where the restart died for a file --resume-args names that the run had not written yet.
 std::optional<Law> failed_start_law(const Preemption& p, const std::string& name);
@@ -97,6 +106,7 @@ struct ResumeVerdict {
   std::vector<Finding> findings;
   PreemptedRun seen;
   bool torn = false;
+  bool before_first_checkpoint = false;  // NOT TESTED: kill 1 came before any checkpoint was whole
 };
 
 // Where two uninterrupted runs differ ("" bitwise equal, or not judged), as a resume's judge asks
@@ -115,18 +125,18 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
                                const RunsDiffer& runs_differ, const OpReruns& reruns);
 
 // What the resume law is run with: `kills` SIGKILLs at recorded step counts drawn from `seed`,
-// `runs_differ` (judge_preemption) and the op reruns; kill 1 on a write into the run folder, or
-// `away_from_writes`, once one has ended.
+// `runs_differ` (judge_preemption) and the op reruns; kill 1 at `first`.
 struct ResumeOptions {
   int kills = 1;
   uint64_t seed = 0;
   RunsDiffer runs_differ;
   const OpReruns& reruns;
-  bool away_from_writes = false;
+  KillMoment first = KillMoment::kInAWrite;
 };
 // The law of the preempted run (check_resume.cpp): run, then judged (judge_preemption); where a
 // restart died on the checkpoint kill 1 tore, one more run killed once away from any write shows
-// the rest of the resume.
+// the rest of the resume; where kill 1 came before any checkpoint was whole (the restart rightly
+// began again), one more run killed once after the first whole checkpoint tests it.
 ResumeVerdict resume_law(const Launcher& launch, const RecordedTrace& straight, const ResumeOptions& o,
                          Progress& progress);
 

@@ -16,6 +16,7 @@
 #include "src/check/check_runs.h"
 #include "src/check/op_reruns.h"
 #include "src/check/probe_findings.h"
+#include "src/check/saved_files.h"
 #include "src/process/process.h"
 #include "trainproof/check/findings.h"
 #include "trainproof/core/errors.h"
@@ -50,6 +51,12 @@ std::vector<size_t> plan_kills(const RecordedTrace& straight, int kills, uint64_
   return at;
 }
 
+std::optional<size_t> after_first_checkpoint(const RecordedTrace& straight) {
+  const ProbeFileOp* save = first_finished_save(straight, 0);
+  if (!save) return std::nullopt;
+  return static_cast<size_t>(save->seq) + 1;
+}
+
 namespace {
 
 // The final parameters of the two runs, where the probe digested them at exit: "" when equal
@@ -69,6 +76,16 @@ bool written(const std::vector<fs::path>& files) {
   });
 }
 
+// A kill's moment as the preemption record names it, and back.
+const char* moment_name(KillMoment m) {
+  return m == KillMoment::kInAWrite ? "in a write" : m == KillMoment::kAwayFromWrites ? "away from writes" : "at the step";
+}
+KillMoment moment_named(const std::string& name, const fs::path& file) {
+  for (const KillMoment m : {KillMoment::kInAWrite, KillMoment::kAwayFromWrites, KillMoment::kAtTheStep})
+    if (name == moment_name(m)) return m;
+  throw BadInput(fmt::format("check --replay: {}: damaged (a kill's moment '{}')", file.string(), name));
+}
+
 // The preempted run's evidence, kept beside its trace: what a replay judges instead of running it.
 fs::path preemption_file(const Launcher& launch, const std::string& run) {
   return launch.work() / (run + ".preemption.json");
@@ -82,7 +99,8 @@ Preemption kept(const Launcher& launch, Preemption p) {
                             {"moved_whole", p.moved_whole},
                             {"failed_start", p.failed_start},
                             {"exit_code", p.exit_code},
-                            {"unwritten", p.unwritten}};
+                            {"unwritten", p.unwritten},
+                            {"first", moment_name(p.first)}};
   std::ofstream(preemption_file(launch, p.run.name)) << j.dump(1) << "\n";
   return p;
 }
@@ -102,7 +120,8 @@ Preemption replayed(const Launcher& launch, const std::string& run) {
             j.at("moved_whole").get<bool>(),
             j.at("failed_start").get<int>(),
             j.at("exit_code").get<int>(),
-            j.at("unwritten").get<std::vector<std::string>>()};
+            j.at("unwritten").get<std::vector<std::string>>(),
+            moment_named(j.value("first", std::string(moment_name(KillMoment::kInAWrite))), file)};
   } catch (const std::exception& e) {
     throw BadInput(fmt::format("check --replay: {}: damaged ({})", file.string(), e.what()));
   }
@@ -112,11 +131,11 @@ Preemption replayed(const Launcher& launch, const std::string& run) {
 // and what it lands in.
 class FirstKill {
  public:
-  FirstKill(const Run& r, const std::vector<fs::path>& resume_files, bool away_from_writes)
+  FirstKill(const Run& r, const std::vector<fs::path>& resume_files, KillMoment moment)
       : dir_(r.dir),
         resume_files_(resume_files),
-        away_(away_from_writes),
-        between_(away_from_writes || fault_injected("check-kill-between-writes")),
+        away_(moment == KillMoment::kAwayFromWrites),
+        between_(away_ || fault_injected("check-kill-between-writes")),
         watch_(r.dir) {}
 
   // Whether the moment has come, once `counter` has counted the `at` steps it is armed at: kill 1
@@ -193,10 +212,10 @@ class FirstKill {
 
 }  // namespace
 
-Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const std::string& run, bool away_from_writes,
+Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const std::string& run, KillMoment moment,
                    Progress& progress) {
   if (launch.replaying()) return replayed(launch, run);
-  Preemption p{launch.make(run), at, {}, {}, {}, false, -1, 0, {}};
+  Preemption p{launch.make(run), at, {}, {}, {}, false, -1, 0, {}, moment};
   const Run& r = p.run;
   StepTally counter(r.trace);
   const std::vector<fs::path> resume_files = launch.resume_files(r);
@@ -218,7 +237,7 @@ Preemption preempt(const Launcher& launch, const std::vector<size_t>& at, const 
       return kept(launch, p);
     }
     std::optional<FirstKill> first;
-    if (k == 0) first.emplace(r, resume_files, away_from_writes);
+    if (k == 0 && moment != KillMoment::kAtTheStep) first.emplace(r, resume_files, moment);
     std::optional<int> early;
     while (!(early = poll_exit(pid))) {
       if (first ? first->now(pid, counter, at[k]) : counter.now() >= at[k]) break;  // a kill at a recorded step
@@ -364,33 +383,40 @@ void as_advice(std::vector<Finding>& diagnosed) {
   }
 }
 
+// Whether kill 1 came before any checkpoint of the preempted run was whole, so that every restart
+// rightly began again (`probed`: the probe would have seen a save finish): the law's test is then
+// a kill after one (resume_law).
+bool killed_before_first_checkpoint(const Preemption& p, const Placed& placed, bool probed) {
+  const RecordedTrace& resumed = placed.seen.trace;
+  const int first_start = resumed.probe.empty() ? 1 : resumed.probe.front().start;
+  return probed && !p.restarts.empty() && !placed.any_resumed && !first_finished_save(resumed, first_start);
+}
+
 // The law `name` of a preempted run `p`, `placed`, whose values are the uninterrupted run's:
-// held, or NOT TESTED where it saved nothing before the kill (`probed`: the probe would have seen
-// a save) or no kill landed in a write; broken where every restart began again though something
-// was saved. `where`: the notes on the kills.
+// held, or NOT TESTED where no checkpoint was whole before the kill or no kill landed in a write;
+// broken where every restart began again though a checkpoint was whole. `where`: the notes on the
+// kills.
 Law held_unless_untested(const Preemption& p, const Placed& placed, bool probed, const std::string& name,
                          const std::string& where) {
-  const RecordedTrace& resumed = placed.seen.trace;
-  const int first_start = resumed.probe.empty() ? 0 : resumed.probe.front().start;
-  const bool saved_before_kill =
-      std::any_of(resumed.file_ops.begin(), resumed.file_ops.end(),
-                  [&](const ProbeFileOp& op) { return op.kind == "save" && op.start == first_start; });
-  if (!p.restarts.empty() && !placed.any_resumed) {
-    if (probed && !saved_before_kill)
-      return Law::not_tested(name,
-                             "the command saved nothing before it was killed, so its restarts rightly began again at "
-                             "the first step: nothing was resumed" +
-                                 where);
+  if (killed_before_first_checkpoint(p, placed, probed))
+    return Law::not_tested(
+        name, fmt::format("kill 1 came before any checkpoint was whole{}, so its restarts rightly began again at the "
+                          "first step: nothing was resumed{}",
+                          p.killed_writing.empty() ? std::string()
+                                                   : fmt::format(" (it landed in the write of {})", p.killed_writing),
+                          where));
+  if (!p.restarts.empty() && !placed.any_resumed)
     return {name, false,
-            "every restart began again at the first step: no checkpoint in the run folder was resumed from" + where};
-  }
-  if (!p.moved_whole && p.killed_writing.empty())
+            "every restart began again at the first step, though a checkpoint was whole before kill 1: no checkpoint "
+            "in the run folder was resumed from" +
+                where};
+  if (p.first == KillMoment::kInAWrite && !p.moved_whole && p.killed_writing.empty())
     return Law::not_tested(
         name, fmt::format("no kill landed during a write into the run folder, so a torn checkpoint was never put to a "
                           "restart{}; more steps, or a checkpoint in the run folder ({{run_dir}}) within the run, give "
                           "a kill its moment",
                           where));
-  return {name, true, fmt::format("{} steps, final parameters equal{}", resumed.steps.size(), where)};
+  return {name, true, fmt::format("{} steps, final parameters equal{}", placed.seen.trace.steps.size(), where)};
 }
 
 }  // namespace
@@ -402,18 +428,24 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
   if (auto failed = failed_start_law(p, name)) {
     if (failed->status == Status::kBroken) {
       v.findings = torn_saves(p.run, p.killed_writing);
-      v.torn = !v.findings.empty() && p.failed_start > 0 && !p.killed_writing.empty();
+      v.torn = std::any_of(v.findings.begin(), v.findings.end(), [](const Finding& f) { return f.breaks(); }) &&
+               p.failed_start > 0 && !p.killed_writing.empty();
     }
     v.law = *failed;
     return v;
   }
   Placed placed = place_restarts(p, straight, read_recorded_trace(p.run.trace));
   const RecordedTrace& resumed = placed.seen.trace;
+  const bool probed = !straight.probe.empty() && !resumed.probe.empty();
   // The law is about values: every recorded value and the final parameters bitwise the
   // uninterrupted run's. A digest of the state that departs while they all stay equal breaks
   // nothing in this run: its findings become advice, naming what would make it matter.
   const std::string values = first_difference(straight, resumed);
   std::string diff = values.empty() ? final_params_difference(straight, resumed) : values;
+  // State the run carries outside its optimizers' parameters (an EMA, an averaged model): held
+  // through the files it saves at its end.
+  const auto carried = diff.empty() ? final_file_difference(straight, resumed) : std::nullopt;
+  if (carried && !carried->rng_only) diff = carried->detail;
   // Uninterrupted runs that differ from each other depart after a restart anyway: no state is to
   // blame for that, and none is named. Where the values depart, the check is asked to know.
   const std::string differ = runs_differ(!diff.empty());
@@ -426,6 +458,7 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
     diff = fmt::format("{}; {}", diff, diagnosed.front().detail);  // the parameters parted after the steps
   v.findings = torn_saves(p.run, p.killed_writing);
   v.findings.insert(v.findings.end(), diagnosed.begin(), diagnosed.end());
+  if (carried && differ.empty()) v.findings.push_back(carried->finding);
   for (auto& f : unsafe_loads(resumed)) v.findings.push_back(std::move(f));
   for (auto& f : model_only_resumes(resumed)) v.findings.push_back(std::move(f));
   const std::string where = placed.notes.empty() ? "" : " (" + fmt::format("{}", fmt::join(placed.notes, "; ")) + ")";
@@ -438,7 +471,14 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
   else if (!diff.empty())
     v.law = {name, false, diff + where};
   else
-    v.law = held_unless_untested(p, placed, !straight.probe.empty() && !resumed.probe.empty(), name, where);
+    v.law = held_unless_untested(p, placed, probed, name, where);
+  if (v.law.passed())  // a restart that loaded what kill 1 was writing and went on bitwise: the write was whole
+    for (auto& f : v.findings)
+      if (f.id == finding_id::kNonAtomicCheckpoint && !f.advice) {
+        f.advice = true;
+        f.detail += ". Not shown by this run: the restart loaded it and went on bitwise (the write was whole by then)";
+      }
+  v.before_first_checkpoint = v.law.status == Status::kNotTested && killed_before_first_checkpoint(p, placed, probed);
   v.seen = std::move(placed.seen);
   return v;
 }
@@ -450,12 +490,29 @@ namespace {
 // (where a restart died on the checkpoint kill 1 tore: the rest of the resume is diagnosed from an
 // intact one).
 ResumeVerdict preempted_run(const Launcher& launch, const RecordedTrace& straight, const ResumeOptions& o,
-                            const std::string& run, Progress& progress) {
+                            const std::string& run, Progress& progress, std::optional<size_t> at = std::nullopt) {
   const std::string name = law_heading(
       law::kExactResume, fmt::format("SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", o.kills));
   if (auto untested = nowhere_to_kill(straight, name)) return {*untested, {}, {}, false};
-  const Preemption p = preempt(launch, plan_kills(straight, o.kills, o.seed), run, o.away_from_writes, progress);
+  const Preemption p =
+      preempt(launch, at ? std::vector<size_t>{*at} : plan_kills(straight, o.kills, o.seed), run, o.first, progress);
   return judge_preemption(p, straight, name, o.runs_differ, o.reruns);
+}
+
+// One more run of `v`'s law, killed once `moment` after `at` steps, named `run`: its verdict, with
+// `why` and what the first run showed said before it.
+ResumeVerdict once_more(const Launcher& launch, const RecordedTrace& straight, const ResumeOptions& o, ResumeVerdict v,
+                        const std::string& run, KillMoment moment, std::optional<size_t> at, const std::string& why,
+                        Progress& progress) {
+  progress.note(why);
+  ResumeOptions once = o;
+  once.kills = 1;
+  once.first = moment;
+  ResumeVerdict again = preempted_run(launch, straight, once, run, progress, at);
+  again.law.name = v.law.name;
+  again.law.detail = fmt::format("{}; the first run: {}", again.law.detail, v.law.detail);
+  again.findings.insert(again.findings.begin(), v.findings.begin(), v.findings.end());
+  return again;
 }
 
 }  // namespace
@@ -466,11 +523,20 @@ ResumeVerdict preempted_run(const Launcher& launch, const RecordedTrace& straigh
 ResumeVerdict resume_law(const Launcher& launch, const RecordedTrace& straight, const ResumeOptions& o,
                          Progress& progress) {
   ResumeVerdict v = preempted_run(launch, straight, o, "preempted", progress);
+  if (v.before_first_checkpoint) {
+    if (const auto at = after_first_checkpoint(straight))
+      return once_more(launch, straight, o, std::move(v), "preempted-after-checkpoint", KillMoment::kAtTheStep, at,
+                       "kill 1 came before any checkpoint was whole: one more run, killed once after the first whole "
+                       "checkpoint (after step " +
+                           std::to_string(*at) + ")",
+                       progress);
+    return v;
+  }
   if (!v.torn || v.law.passed()) return v;
   progress.note("a restart died on the torn checkpoint: one more run, killed once away from any write, for the rest");
   ResumeOptions once = o;
   once.kills = 1;
-  once.away_from_writes = true;
+  once.first = KillMoment::kAwayFromWrites;
   ResumeVerdict again = preempted_run(launch, straight, once, "preempted-away-from-writes", progress);
   v.law.detail += fmt::format("\n    Killed once more away from any write (a run of its own): {}: {}",
                               law_status_text(again.law.status), again.law.detail);

@@ -81,6 +81,7 @@ const std::vector<FindingKind>& finding_catalog() {
       {kResumeMissingScalerState, law::kExactResume, kExactly, false, {"delete-restore", "drop-checkpoint-key"}},
       {kResumeParamsDiffer, law::kExactResume, kExactly, false, {"delete-restore"}},
       {kResumeStateEqualValuesDiffer, law::kExactResume, kExactly},
+      {kResumeCarriedStateDiffers, law::kExactResume, kExactly},
       {kNonAtomicCheckpoint,
        law::kExactResume,
        "003, Checkpoint and Resume — Exactly, \"write atomically\"",

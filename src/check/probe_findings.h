@@ -84,6 +84,10 @@ std::set<std::string> checkpoint_holds(const RecordedTrace& run, const ProbeFile
 // What the run has that the checkpoint `save` belongs to does not hold, in the order of its needs.
 std::vector<std::string> checkpoint_lacks(const RecordedTrace& run, const ProbeFileOp& save);
 
+// What the run's first checkpoint (with steps after it) lacks of the state the run has, as its
+// saves' keys and shapes suggest: a guess that a restart from it shows or refutes.
+std::vector<std::string> first_checkpoint_lacks(const RecordedTrace& run);
+
 // Two runs whose torch.manual_seed() was given different values (a seed drawn with random, the
 // time, the pid, os.urandom): unseeded-rng at the line that drew it, else at the manual_seed line.
 std::vector<Finding> seed_drawn_anew(const RecordedTrace& a, const RecordedTrace& b);

@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "src/check/check_runs.h"
+#include "src/check/saved_files.h"
 #include "trainproof/core/errors.h"
 
 namespace trainproof {
@@ -141,7 +142,7 @@ class Judge {
     offset_[start] = from->number;
     if (from->number == 1 && !saved_in_first_)
       return not_tested(
-          "the command saved nothing before it was killed, so its restart rightly began again at the first step: "
+          "kill 1 came before any checkpoint was whole, so its restart rightly began again at the first step: "
           "nothing was resumed");
     if (from->number == 1)
       return broken(fmt::format("restart {} began again at the first step: no checkpoint was resumed", restart_no));
@@ -271,8 +272,7 @@ class Judge {
   static bool saved_in_first_start(const ProcessRun& run) {
     if (run.traces.empty()) return false;
     const RecordedTrace& t = run.traces.count(run.primary) ? run.main() : run.traces.begin()->second;
-    return std::any_of(t.file_ops.begin(), t.file_ops.end(),
-                       [](const ProbeFileOp& op) { return op.kind == "save" && op.start == 1; });
+    return first_finished_save(t, 1) != nullptr;
   }
 
   std::string where() const { return said_.empty() ? "" : fmt::format(" ({})", fmt::join(said_, "; ")); }
@@ -302,7 +302,7 @@ ReshardVerdict reshard_law(const Launcher& launch, const ProcessRun& straight, c
   const std::string name =
       law_heading(law::kReshard, fmt::format("restarted on {} process(es) per node where it ran on {}", to, from));
   if (auto untested = nowhere_to_kill(straight.main(), name)) return {*untested, {}};
-  const Preemption p = preempt(launch, plan_kills(straight.main(), o.kills, o.seed), "preempted", false, progress);
+  const Preemption p = preempt(launch, plan_kills(straight.main(), o.kills, o.seed), "preempted", KillMoment::kInAWrite, progress);
   ProcessRun preempted;
   preempted.traces = read_process_traces(p.run.trace_env);
   preempted.primary = straight.primary;

@@ -260,12 +260,25 @@ Finding non_atomic_at(const std::string& where, std::string detail) {
 std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::string& killed_writing) {
   // A DCP checkpoint is atomic by DCP's protocol (dcp.h): only a folder without `.metadata` is torn.
   if (auto torn = torn_dcp_load(resumed)) return {*torn};
-  std::set<std::string> loaded, loaded_from;  // the files a run loaded, and their folders
+  const int first = resumed.probe.empty() ? 1 : resumed.probe.front().start;
+  std::set<std::string> loaded, loaded_from;                  // the files a run loaded, and their folders
+  std::set<std::string> restart_loaded, restart_loaded_from;  // those a restart loaded: where a torn write shows
   for (const auto& f : resumed.file_ops)
     if (f.kind == "load" && !f.path.empty() && !f.dcp) {
       loaded.insert(f.path);
       loaded_from.insert(parent_of(f.path));
+      if (f.start > first) {
+        restart_loaded.insert(f.path);
+        restart_loaded_from.insert(parent_of(f.path));
+      }
     }
+  // Whether kill 1 landed in the write of this save (`killed_writing`: its path in the run folder).
+  const auto landed_in = [&](const ProbeFileOp& f) {
+    const std::string tail = "/" + killed_writing;
+    return !killed_writing.empty() && f.path.size() > tail.size() &&
+           f.path.compare(f.path.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  std::optional<Finding> named;  // the first such save; the one kill 1 landed in, where there is one
   for (const auto& f : resumed.file_ops) {
     // A file written into a new folder named by its step, a folder a restart loaded from: the
     // folder is the checkpoint, written in place, though the kill may have left the very file the
@@ -274,14 +287,16 @@ std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::s
                                     names_number(name_of(parent_of(f.path)), f.seq) &&
                                     loaded_from.count(parent_of(f.path));
     if (f.kind != "save" || f.dcp || !(loaded.count(f.path) || into_loaded_folder)) continue;
+    const bool confirmed = landed_in(f);
+    if (named && !confirmed) continue;
     const std::string name = name_of(f.path);
-    const bool confirmed = !killed_writing.empty() && name_of(killed_writing) == name;
     Finding finding = non_atomic_at(f.where, "");
     const std::string landed = confirmed ? fmt::format(" (kill 1 landed during the write of {})", killed_writing) : "";
     const std::string folder = name_of(parent_of(f.path));
     // A new file in a folder named by its step: the folder is the checkpoint (Trainer's
     // checkpoint-N/), written in place; a restart takes the newest folder, torn or not.
-    if (!f.existed && names_number(folder, f.seq))
+    const bool in_folder = !f.existed && names_number(folder, f.seq);
+    if (in_folder)
       finding.detail = fmt::format(
           "the checkpoint folder {}/ is written in place ({} straight into it): a kill during the write leaves a torn "
           "folder that a restart loads as the latest{}. Write the folder under a temporary name, then rename it",
@@ -291,8 +306,25 @@ std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::s
           "torch.save writes straight onto {}, the checkpoint a restart loads: a kill during the write leaves it "
           "torn{}. Save to a temporary file in the same folder, then os.replace() it onto {}",
           name, landed, name);
-    return {finding};
+    // Shown only where the restart after a kill in this very write loaded what it wrote (the file,
+    // or its folder): what the run did, not what the save's pattern suggests.
+    const bool shown = confirmed && (restart_loaded.count(f.path) || (in_folder && restart_loaded_from.count(parent_of(f.path))));
+    if (!shown) {
+      finding.advice = true;
+      finding.detail +=
+          confirmed ? fmt::format(". Not shown by this run: kill 1 landed in this write and the restart did not load "
+                                  "{} (it took an earlier whole checkpoint, or began again)",
+                                  in_folder ? folder + "/" : name)
+                    : fmt::format(". Not shown by this run: kill 1 landed {}, not in this write, so no restart was put "
+                                  "to a torn {}",
+                                  killed_writing.empty() ? std::string("away from it")
+                                                         : fmt::format("in the write of {}", killed_writing),
+                                  in_folder ? "folder" : "file");
+    }
+    if (confirmed) return {finding};
+    named = std::move(finding);
   }
+  if (named) return {*named};
   // Written by other means than a torch.save onto the path (bytes of a buffer written with open(),
   // a library's own writer): the file kill 1 landed in the write of is the very one a restart
   // then loaded. Named at that load, the line of the script that trusts it.

@@ -218,25 +218,34 @@ const std::map<std::string, std::optional<Finding> (*)(const ProbeFact&, int64_t
     {"torch-random-unseeded", random_unseeded},
 };
 
-// The first checkpoint the run's start `start` saved with steps after it, where it lacks state
-// the run has.
+// The first checkpoint the run's start `start` saved with steps after it (judged there only).
+const ProbeFileOp* first_checkpoint(const RecordedTrace& run, int start) {
+  for (const auto& op : run.file_ops)
+    if (op.start == start && op.kind == "save" && op.checkpoint &&
+        std::any_of(run.probe.begin(), run.probe.end(),
+                    [&](const ProbeStep& p) { return p.start == start && p.seq > op.seq; }))
+      return &op;
+  return nullptr;
+}
+
+// The first checkpoint, where it lacks state the run has.
 std::optional<Finding> first_checkpoint_lacking(const RecordedTrace& run, int start) {
-  for (const auto& op : run.file_ops) {
-    if (op.start != start || op.kind != "save" || !op.checkpoint ||
-        std::none_of(run.probe.begin(), run.probe.end(),
-                     [&](const ProbeStep& p) { return p.start == start && p.seq > op.seq; }))
-      continue;
-    const std::vector<std::string> missing = checkpoint_lacks(run, op);
-    if (missing.empty()) return std::nullopt;  // judged at the first checkpoint only
-    return make_finding(finding_id::kCheckpointMissingState, op.seq, op.where,
-                        fmt::format("the checkpoint saved after step {} lacks {} of the state this run has ({}): a "
-                                    "resume from it cannot continue exactly; save them all",
-                                    op.seq, fmt::join(missing, ", "), fmt::join(op.needs, ", ")));
-  }
-  return std::nullopt;
+  const ProbeFileOp* op = first_checkpoint(run, start);
+  if (!op) return std::nullopt;
+  const std::vector<std::string> missing = checkpoint_lacks(run, *op);
+  if (missing.empty()) return std::nullopt;
+  return make_finding(finding_id::kCheckpointMissingState, op->seq, op->where,
+                      fmt::format("the checkpoint saved after step {} lacks {} of the state this run has ({}): a "
+                                  "resume from it cannot continue exactly; save them all",
+                                  op->seq, fmt::join(missing, ", "), fmt::join(op->needs, ", ")));
 }
 
 }  // namespace
+
+std::vector<std::string> first_checkpoint_lacks(const RecordedTrace& run) {
+  const ProbeFileOp* op = first_checkpoint(run, run.probe.empty() ? 1 : run.probe.front().start);
+  return op ? checkpoint_lacks(run, *op) : std::vector<std::string>{};
+}
 
 std::vector<Finding> script_findings(const RecordedTrace& run) {
   std::vector<Finding> out;

@@ -24,6 +24,7 @@ inline constexpr std::string_view kResumeMissingDataPosition = "resume-missing-d
 inline constexpr std::string_view kResumeMissingScalerState = "resume-missing-scaler-state";
 inline constexpr std::string_view kResumeParamsDiffer = "resume-params-differ";
 inline constexpr std::string_view kResumeStateEqualValuesDiffer = "resume-state-equal-values-differ";
+inline constexpr std::string_view kResumeCarriedStateDiffers = "resume-carried-state-differs";
 inline constexpr std::string_view kNonAtomicCheckpoint = "non-atomic-checkpoint";
 inline constexpr std::string_view kCheckpointMissingState = "checkpoint-missing-state";
 inline constexpr std::string_view kReshardStateDiffers = "reshard-state-differs";

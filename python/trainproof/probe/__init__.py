@@ -18,7 +18,8 @@ Per optimizer step (a global optimizer step pre-hook, so before the update) one 
     integer sums of its 64-bit words, reduced where it lives (see _Digest);
   - batch: the tensor inputs of the step's outermost forward calls made with grad enabled.
 At every torch.save: {"kind": "save", "path", "existed", "keys", "where"}, written before the
-save starts, so that a kill during it still leaves the record. At exit: {"kind": "final"}.
+save starts, so that a kill during it still leaves the record, and a `saved` fact once it
+returned (the file is whole). At exit: {"kind": "final"}.
 Nothing here draws a random number or changes a tensor: the script's results stay bitwise.
 Every record and its fields: TRACE.md beside this file, the one contract between the probe and
 `trainproof check` (src/check/, core/recorded_trace.h).

@@ -1,11 +1,14 @@
 """Checkpoints and loads: at every torch.save, before it starts (a kill during it still leaves
-the record), what it writes where and which pieces of training state it holds and needs; at
-every torch.load, what it reads and whether weights_only. The torch.save and torch.load calls
+the record), what it writes where and which pieces of training state it holds and needs; once it
+has returned, that it finished (the file is complete) and a digest of the tensors under each of
+its keys (what check compares between runs: the final files a run writes); at every torch.load,
+what it reads and whether weights_only. The torch.save and torch.load calls
 torch makes itself (DCP writing its items, dcp.py) are its own, not the script's."""
 import os
 import sys
 
 from trainproof.probe import compiled
+from trainproof.probe.digest import Digest
 from trainproof.probe.frames import user_frame
 
 
@@ -26,6 +29,11 @@ def record_save(probe, obj, path, existed, checkpoint, **kind):
     probe.write({"kind": "save", "seq": probe.seq, "path": path, **kind, "existed": existed, "keys": keys,
                  "where": user_frame(), "checkpoint": checkpoint, "holds": sorted(holds(probe.torch, obj)),
                  "needs": [piece for pieces in probe.tell("needs") for piece in pieces]})
+
+
+def _is_rng_state(torch, t):
+    """torch.get_rng_state()'s shape, or torch.cuda.get_rng_state()'s."""
+    return t.dtype == torch.uint8 and t.dim() == 1 and t.numel() in (5056, 16)
 
 
 def holds(torch, obj):
@@ -54,7 +62,7 @@ def holds(torch, obj):
                 for vv in v[:50]:
                     walk(vv, key, depth + 1)
         elif isinstance(v, torch.Tensor):
-            if v.dtype == torch.uint8 and v.dim() == 1 and v.numel() in (5056, 16):
+            if _is_rng_state(torch, v):
                 found.add("rng")  # torch.get_rng_state(), torch.cuda.get_rng_state()
         elif isinstance(v, torch.optim.Optimizer):
             found.add("optimizer")  # given to DCP whole: it takes its state_dict
@@ -71,6 +79,36 @@ def holds(torch, obj):
     return found
 
 
+def saved_digests(torch, obj):
+    """The digest of the tensors under each top-level key of a saved object (its only key "" when it
+    is not a dict), keys without tensors left out; and the keys whose tensors are all RNG states."""
+    items = obj.items() if isinstance(obj, dict) else [("", obj)]
+    tensors, rng = {}, []
+    for key, value in items:
+        found = []
+
+        def walk(v, depth):
+            if isinstance(v, torch.Tensor):
+                found.append(v)
+            elif isinstance(v, dict) and depth < 6:
+                for k in sorted(v, key=repr):
+                    walk(v[k], depth + 1)
+            elif isinstance(v, (list, tuple)) and depth < 6:
+                for x in v:
+                    walk(x, depth + 1)
+
+        walk(value, 0)
+        if not found:
+            continue
+        d = Digest(torch)
+        for t in found:
+            d.tensor(t)
+        tensors[str(key)] = d.hex()
+        if all(_is_rng_state(torch, t) for t in found):
+            rng.append(str(key))
+    return tensors, sorted(rng)
+
+
 class Checkpoints:
     """A part of the probe (core.Probe): torch.save and torch.load (DCP's saves and loads: dcp.py)."""
 
@@ -83,9 +121,13 @@ class Checkpoints:
         save = torch.save
 
         def traced_save(obj, f, *args, **kwargs):
-            if not compiled.is_compiling() and probe.on() and not _called_from_torch(torch):
+            watched = not compiled.is_compiling() and probe.on() and not _called_from_torch(torch)
+            if watched:
                 probe.safely(self._save, obj, f)
-            return save(obj, f, *args, **kwargs)
+            out = save(obj, f, *args, **kwargs)
+            if watched:
+                probe.safely(self._saved, obj, f)
+            return out
 
         torch.save = traced_save
 
@@ -104,6 +146,18 @@ class Checkpoints:
         checkpoint = isinstance(obj, dict) and not all(isinstance(v, self.probe.torch.Tensor) for v in obj.values())
         record_save(self.probe, obj, os.path.abspath(path) if path else None, bool(path) and os.path.exists(path),
                     checkpoint)
+
+    def _saved(self, obj, f):
+        """The save returned: the file is whole. What it holds, as digests of the tensors under each
+        top-level key (a bare state_dict: each name), and which of those are RNG states."""
+        if not isinstance(f, (str, os.PathLike)):
+            return
+        tensors, rng = saved_digests(self.probe.torch, obj)
+        path = os.path.abspath(os.fspath(f))
+        run_dir = os.environ.get("TRAINPROOF_RUN_DIR")  # check's run folder: the same file in every run
+        in_run_dir = os.path.relpath(path, run_dir) if run_dir and path.startswith(os.path.abspath(run_dir) + os.sep) \
+            else None
+        self.probe.fact("saved", once=False, path=path, in_run_dir=in_run_dir, tensors=tensors, rng=rng)
 
     def _load(self, f, weights_only):
         path = os.fspath(f) if isinstance(f, (str, os.PathLike)) else None

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "src/check/checking.h"
+#include "src/check/probe_findings.h"
 #include "src/check/reshard.h"
 #include "trainproof/check/findings.h"
 
@@ -33,6 +34,24 @@ ResumeVerdict judged_other_processes(Checking& c, ResumeVerdict v) {
   return v;
 }
 
+// checkpoint-missing-state is a reading of the checkpoint's keys; a restart that resumed from it and
+// went on bitwise shows what it really holds. Where the resume held: a step that only a key's name
+// left unrecognised ("micro") is no finding, and any other piece is advice, not shown by the run.
+void judged_by_the_restart(std::vector<Finding>& findings, const RecordedTrace& straight) {
+  const std::vector<std::string> lacks = first_checkpoint_lacks(straight);
+  const bool only_the_step = lacks.size() == 1 && lacks.front() == "step";
+  findings.erase(std::remove_if(findings.begin(), findings.end(),
+                                [&](const Finding& f) { return only_the_step && f.id == finding_id::kCheckpointMissingState; }),
+                 findings.end());
+  for (auto& f : findings)
+    if (f.id == finding_id::kCheckpointMissingState && !f.advice) {
+      f.advice = true;
+      f.detail +=
+          ". Not shown by this run: a restart resumed from it and went on bitwise, so nothing this run does depends "
+          "on what it lacks yet";
+    }
+}
+
 // --kills: the preempted run, bitwise the uninterrupted one (resume_law), or with
 // --restart-nproc, resumed on another number of processes (reshard_law).
 void judge_resume(Checking& c) {
@@ -46,8 +65,9 @@ void judge_resume(Checking& c) {
     return c.add(std::move(v.law), v.findings);
   }
   c.progress.run(fmt::format("preempted: {} SIGKILL(s), restarted after each", o.kills));
-  ResumeVerdict v = resume_law(c.launch, c.straight(), {o.kills, o.seed, differ, *c.reruns, false}, c.progress);
+  ResumeVerdict v = resume_law(c.launch, c.straight(), {o.kills, o.seed, differ, *c.reruns, KillMoment::kInAWrite}, c.progress);
   v = judged_other_processes(c, std::move(v));
+  if (v.law.passed()) judged_by_the_restart(c.report.findings, c.straight());
   c.add(std::move(v.law), v.findings);
   c.preempted = std::move(v.seen);
 }
