@@ -6,7 +6,8 @@
 # no report, or breaks (or leaves NOT TESTED) a law its script does not really break; the
 # laws a script really breaks are named in its row as law:<name> ("law:exact", "law:determinism").
 #   [PYTORCH_EXAMPLES_DIR=DIR [PYTORCH_EXAMPLES_PYTHON=PY]] bench/false_findings.sh [NANOGPT_DIR] [PYTHON] [TRAINPROOF_BIN]
-# Stacks: the plain loop (examples/python_plain), the same loop torch.compile'd (inductor),
+# Stacks: the plain loop (examples/python_plain), the same loop torch.compile'd (inductor), the
+# resume shapes of tests/data/loops/resume_shapes.py (accumulation under autocast, an EMA, a counter),
 # Hugging Face Trainer, Lightning and accelerate's own loop (examples/frameworks; skipped where
 # the framework is not installed), a torchrun data-parallel loop (2 ranks on gloo,
 # tests/data/loops/workers_loop.py), the loops of examples/distributed (FSDP2 and DDP with DCP
@@ -68,6 +69,14 @@ printf '%-22s %-7s %6s  %s\n' stack exit time "false findings, laws and findings
 plain=("$py" "$root/examples/python_plain/train.py" --out '{run_dir}')
 row plain-loop "" --resume-args --resume -- "${plain[@]}"
 row compiled-loop "" --resume-args --resume -- "${plain[@]}" --compile
+# Resumes judged by what the run shows (tests/data/loops/resume_shapes.py): gradient accumulation
+# under autocast with a CPU GradScaler (its kill once in the first checkpoint's write, seed 5, once
+# past it), an EMA held in the checkpoint, a step counter saved as "micro".
+shapes=("$py" "$root/tests/data/loops/resume_shapes.py" --out '{run_dir}' --shape)
+row accum-amp-first-ckpt "" --kills 1 --seed 5 --resume-args --resume -- "${shapes[@]}" accum-amp
+row accum-amp "" --resume-args --resume -- "${shapes[@]}" accum-amp
+row ema "" --resume-args --resume -- "${shapes[@]}" ema
+row micro-counter "" --resume-args --resume -- "${shapes[@]}" micro
 for s in hf_trainer lightning_loop accelerate_loop; do
   module=$(sed -n 's/^from \([a-z]*\) import.*/\1/p;s/^import \(lightning\|accelerate\|transformers\).*/\1/p' \
     "$root/examples/frameworks/$s.py" | grep -m1 -E 'transformers|lightning|accelerate')

@@ -2,6 +2,7 @@
 // restart whose ranks' sums add up to the checkpoint's state and the uninterrupted run's samples
 // holds; one whose optimizer state, samples or loss depart breaks it, naming the state, the step
 // and the rank that took another step's samples; a kill before any save is NOT TESTED.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "src/check/reshard.h"
@@ -63,7 +64,15 @@ ProcessRun one_rank_restart(int64_t resumed_at, int64_t state_of, int64_t sample
   save.kind = "save";
   save.start = 1;
   save.seq = 3;
+  save.path = "/r/step-3";
+  save.dcp = true;
   run.traces["rank0"].file_ops.push_back(save);
+  ProbeFact whole;  // dcp.save returned: the checkpoint is whole
+  whole.fact = "dcp-saved";
+  whole.start = 1;
+  whole.seq = 3;
+  whole.data = {{"path", "/r/step-3"}};
+  run.traces["rank0"].facts.push_back(whole);
   RecordedTrace& t = run.traces["rank0"];
   for (int64_t n = resumed_at; n <= 6; ++n) {
     const int64_t seq = n - resumed_at + 1, state = n == resumed_at ? state_of : n;
@@ -123,11 +132,46 @@ TEST(ReshardTest, ALossBeyondTheBandBreaksTheLawALossWithinItDoesNot) {
   EXPECT_NE(v.law.detail.find("at step 5 the loss"), std::string::npos) << v.law.detail;
 }
 
-TEST(ReshardTest, ARestartFromTheFirstStepIsBrokenOnlyWhereACheckpointWasSaved) {
+TEST(ReshardTest, ARestartFromTheFirstStepIsBrokenOnlyWhereACheckpointWasWhole) {
   EXPECT_EQ(judge_reshard(two_ranks(), one_rank_restart(1, 1, 1), 2, 1, {}).law.status, Status::kBroken);
   ProcessRun unsaved = one_rank_restart(1, 1, 1);
   unsaved.traces["rank0"].file_ops.clear();
   EXPECT_EQ(judge_reshard(two_ranks(), unsaved, 2, 1, {}).law.status, Status::kNotTested);
+  // A save that began and never returned (killed in its write) is no checkpoint to resume from.
+  ProcessRun torn = one_rank_restart(1, 1, 1);
+  torn.traces["rank0"].facts.clear();
+  const auto v = judge_reshard(two_ranks(), torn, 2, 1, {});
+  EXPECT_EQ(v.law.status, Status::kNotTested);
+  EXPECT_NE(v.law.detail.find("before any checkpoint was whole"), std::string::npos) << v.law.detail;
+}
+
+// Two tensor-parallel ranks fed one replicated batch (each the step's 4 samples, the same digest),
+// killed and restarted on 1: the batch counted once, as the restart's one rank trains it.
+ProcessRun replicated(ProcessRun run) {
+  for (auto& [who, t] : run.traces)
+    for (auto& p : t.probe) {
+      if (p.launch != 1) continue;  // the restart's one rank trains the whole batch already
+      p.samples = samples_of(p.seq, 0, 4);
+      uint64_t batch = 0;
+      for (uint64_t s : p.samples) batch += s;
+      p.sums["batch"] = batch;
+      p.digests["batch"] = fmt::format("{:016x}", batch);
+    }
+  return run;
+}
+
+TEST(ReshardTest, ReplicasOfOneBatchAreCountedOnceShardsEach) {
+  const auto v = judge_reshard(replicated(two_ranks()), replicated(one_rank_restart(4, 4, 4)), 2, 1, {});
+  EXPECT_EQ(v.law.status, Status::kPass) << v.law.detail;
+  EXPECT_TRUE(v.findings.empty());
+  // Negative: the same samples on both ranks, but their digests differ (shards that happen to sum
+  // alike are not replicas): counted twice, and the restart's one batch is half of it.
+  ProcessRun straight = replicated(two_ranks());
+  for (auto& p : straight.traces["rank1"].probe) p.digests["batch"] += "-rank1";
+  const auto w = judge_reshard(straight, replicated(one_rank_restart(4, 4, 4)), 2, 1, {});
+  EXPECT_EQ(w.law.status, Status::kBroken);
+  ASSERT_EQ(w.findings.size(), 1u);
+  EXPECT_EQ(w.findings[0].id, "reshard-samples-differ");
 }
 
 TEST(ReshardTest, ARunThatRecordedNoSumsIsNotTested) {

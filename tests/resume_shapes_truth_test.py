@@ -15,7 +15,8 @@ python = sys.argv[1]
 here = os.path.dirname(os.path.abspath(__file__))
 loop = os.path.join(here, "data", "loops", "resume_shapes.py")
 FORMS = [("accum-amp", "none", True), ("accum-amp", "no-scheduler", False), ("ema", "none", True),
-         ("ema", "ema-not-saved", False), ("micro", "none", True), ("micro", "micro-not-restored", False)]
+         ("ema", "ema-not-saved", False), ("micro", "none", True), ("micro", "micro-not-restored", False),
+         ("workers", "none", True), ("workers", "reseeded-workers", False), ("workers", "lost-position", False)]
 COMPARE = """
 import os, sys, torch
 a, b = sys.argv[1:3]

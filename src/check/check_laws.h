@@ -63,14 +63,14 @@ enum class KillMoment { kInAWrite, kAwayFromWrites, kAtTheStep };
 // after each kill until it finished or a start failed.
 struct Preemption {
   Run run;
-  std::vector<size_t> at;              // the planned kills
-  std::vector<std::string> notes;      // where each kill landed
-  std::vector<size_t> restarts;        // where each restart began appending to the trace
-  std::string killed_writing;          // the file kill 1 landed in the write of
-  bool moved_whole = false;            // kill 1 came right after a checkpoint was renamed into the run folder
-  int failed_start = -1;               // the start that failed (0: the first; k: the restart after kill k)
-  int exit_code = 0;                   // its exit code
-  std::vector<std::string> unwritten;  // files --resume-args names the run had not written when it failed
+  std::vector<size_t> at;                    // the planned kills
+  std::vector<std::string> notes;            // where each kill landed
+  std::vector<size_t> restarts;              // where each restart began appending to the trace
+  std::string killed_writing;                // the file kill 1 landed in the write of
+  bool moved_whole = false;                  // kill 1 came right after a checkpoint was renamed into the run folder
+  int failed_start = -1;                     // the start that failed (0: the first; k: the restart after kill k)
+  int exit_code = 0;                         // its exit code
+  std::vector<std::string> unwritten;        // files --resume-args names the run had not written when it failed
   KillMoment first = KillMoment::kInAWrite;  // where kill 1 was to land
 };
 // Kept beside the run as <run>.preemption.json; replaying (check --replay), read from there.
@@ -125,13 +125,14 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
                                const RunsDiffer& runs_differ, const OpReruns& reruns);
 
 // What the resume law is run with: `kills` SIGKILLs at recorded step counts drawn from `seed`,
-// `runs_differ` (judge_preemption) and the op reruns; kill 1 at `first`.
+// `runs_differ` (judge_preemption) and the op reruns; kill 1 at `first` (at `first_at` if given).
 struct ResumeOptions {
   int kills = 1;
   uint64_t seed = 0;
   RunsDiffer runs_differ;
   const OpReruns& reruns;
   KillMoment first = KillMoment::kInAWrite;
+  std::optional<size_t> first_at = std::nullopt;  // kill 1 at this step count, not where `seed` draws it
 };
 // The law of the preempted run (check_resume.cpp): run, then judged (judge_preemption); where a
 // restart died on the checkpoint kill 1 tore, one more run killed once away from any write shows

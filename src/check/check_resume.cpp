@@ -78,7 +78,9 @@ bool written(const std::vector<fs::path>& files) {
 
 // A kill's moment as the preemption record names it, and back.
 const char* moment_name(KillMoment m) {
-  return m == KillMoment::kInAWrite ? "in a write" : m == KillMoment::kAwayFromWrites ? "away from writes" : "at the step";
+  return m == KillMoment::kInAWrite         ? "in a write"
+         : m == KillMoment::kAwayFromWrites ? "away from writes"
+                                            : "at the step";
 }
 KillMoment moment_named(const std::string& name, const fs::path& file) {
   for (const KillMoment m : {KillMoment::kInAWrite, KillMoment::kAwayFromWrites, KillMoment::kAtTheStep})
@@ -472,12 +474,6 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
     v.law = {name, false, diff + where};
   else
     v.law = held_unless_untested(p, placed, probed, name, where);
-  if (v.law.passed())  // a restart that loaded what kill 1 was writing and went on bitwise: the write was whole
-    for (auto& f : v.findings)
-      if (f.id == finding_id::kNonAtomicCheckpoint && !f.advice) {
-        f.advice = true;
-        f.detail += ". Not shown by this run: the restart loaded it and went on bitwise (the write was whole by then)";
-      }
   v.before_first_checkpoint = v.law.status == Status::kNotTested && killed_before_first_checkpoint(p, placed, probed);
   v.seen = std::move(placed.seen);
   return v;
@@ -490,29 +486,14 @@ namespace {
 // (where a restart died on the checkpoint kill 1 tore: the rest of the resume is diagnosed from an
 // intact one).
 ResumeVerdict preempted_run(const Launcher& launch, const RecordedTrace& straight, const ResumeOptions& o,
-                            const std::string& run, Progress& progress, std::optional<size_t> at = std::nullopt) {
+                            const std::string& run, Progress& progress) {
   const std::string name = law_heading(
       law::kExactResume, fmt::format("SIGKILLed {} time(s) and restarted, bitwise the uninterrupted run", o.kills));
   if (auto untested = nowhere_to_kill(straight, name)) return {*untested, {}, {}, false};
   const Preemption p =
-      preempt(launch, at ? std::vector<size_t>{*at} : plan_kills(straight, o.kills, o.seed), run, o.first, progress);
+      preempt(launch, o.first_at ? std::vector<size_t>{*o.first_at} : plan_kills(straight, o.kills, o.seed), run,
+              o.first, progress);
   return judge_preemption(p, straight, name, o.runs_differ, o.reruns);
-}
-
-// One more run of `v`'s law, killed once `moment` after `at` steps, named `run`: its verdict, with
-// `why` and what the first run showed said before it.
-ResumeVerdict once_more(const Launcher& launch, const RecordedTrace& straight, const ResumeOptions& o, ResumeVerdict v,
-                        const std::string& run, KillMoment moment, std::optional<size_t> at, const std::string& why,
-                        Progress& progress) {
-  progress.note(why);
-  ResumeOptions once = o;
-  once.kills = 1;
-  once.first = moment;
-  ResumeVerdict again = preempted_run(launch, straight, once, run, progress, at);
-  again.law.name = v.law.name;
-  again.law.detail = fmt::format("{}; the first run: {}", again.law.detail, v.law.detail);
-  again.findings.insert(again.findings.begin(), v.findings.begin(), v.findings.end());
-  return again;
 }
 
 }  // namespace
@@ -524,13 +505,21 @@ ResumeVerdict resume_law(const Launcher& launch, const RecordedTrace& straight, 
                          Progress& progress) {
   ResumeVerdict v = preempted_run(launch, straight, o, "preempted", progress);
   if (v.before_first_checkpoint) {
-    if (const auto at = after_first_checkpoint(straight))
-      return once_more(launch, straight, o, std::move(v), "preempted-after-checkpoint", KillMoment::kAtTheStep, at,
-                       "kill 1 came before any checkpoint was whole: one more run, killed once after the first whole "
-                       "checkpoint (after step " +
-                           std::to_string(*at) + ")",
-                       progress);
-    return v;
+    const auto at = after_first_checkpoint(straight);
+    if (!at) return v;
+    progress.note(fmt::format(
+        "kill 1 came before any checkpoint was whole: one more run, killed once after the first whole checkpoint "
+        "(after step {})",
+        *at));
+    ResumeOptions once = o;
+    once.kills = 1;
+    once.first = KillMoment::kAtTheStep;
+    once.first_at = at;
+    ResumeVerdict again = preempted_run(launch, straight, once, "preempted-after-checkpoint", progress);
+    again.law.name = v.law.name;
+    again.law.detail = fmt::format("{}; the first run: {}", again.law.detail, v.law.detail);
+    again.findings.insert(again.findings.begin(), v.findings.begin(), v.findings.end());
+    return again;
   }
   if (!v.torn || v.law.passed()) return v;
   progress.note("a restart died on the torn checkpoint: one more run, killed once away from any write, for the rest");

@@ -78,6 +78,7 @@ const std::vector<FindingKind>& finding_catalog() {
        kExactly,
        false,
        {"delete-restore", "ignore-data-skip", "unseedable-sampler", "drop-checkpoint-key"}},
+      {kResumeSampleValuesDiffer, law::kExactResume, kExactly},
       {kResumeMissingScalerState, law::kExactResume, kExactly, false, {"delete-restore", "drop-checkpoint-key"}},
       {kResumeParamsDiffer, law::kExactResume, kExactly, false, {"delete-restore"}},
       {kResumeStateEqualValuesDiffer, law::kExactResume, kExactly},

@@ -42,7 +42,7 @@ void renumber_steps(RecordedTrace& resumed, const std::vector<RestartAlignment>&
 std::set<std::string> used_rngs(const RecordedTrace& reference);
 
 // The digests of `a` that differ from `b`'s, in the order a diagnosis names them (params,
-// optimizer, scheduler, lr values, the RNGs of `rngs`, batch, scaler).
+// optimizer, scheduler, lr values, the RNGs of `rngs`, batch, order: its samples' indices, scaler).
 std::vector<std::string> differing_state(const ProbeStep& a, const ProbeStep& b, const std::set<std::string>& rngs);
 
 // Where a preempted run first departs from the uninterrupted one: in which restart (resumed at
@@ -59,8 +59,10 @@ std::optional<ResumeDeparture> first_departure(const RecordedTrace& straight, co
 // The missing piece(s) of state named where the preempted run (`resumed`) first departs:
 //   resume-params-differ, resume-missing-optimizer-state, resume-missing-scheduler-state,
 //   resume-missing-rng-state, resume-rng-redrawn (the torch RNG restored from the checkpoint,
-//   then drawn from again before the step: a re-drawn shuffle), resume-missing-data-position
-//   (the batch differs while every RNG agrees), resume-missing-scaler-state;
+//   then drawn from again before the step: a re-drawn shuffle, or with the same samples the
+//   workers' base seed), resume-missing-data-position (the batch differs while every RNG agrees:
+//   other samples), resume-sample-values-differ (the same samples' indices, other values: a
+//   transform seeded anew), resume-missing-scaler-state;
 //   resume-state-equal-values-differ (every digest equal: check reruns the step with op-level
 //   digests, see parting_op_after_restart).
 std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeDeparture& departure);

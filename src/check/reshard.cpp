@@ -43,21 +43,28 @@ struct GlobalStep {
 using Steps = std::map<int64_t, GlobalStep>;  // seq -> the step
 
 // Every start of a run (check's launch number, or the file's start count where check said none),
-// step by step over its processes.
+// step by step over its processes. A process whose batch is bitwise another's of the same step
+// (its digest equal: tensor-parallel ranks fed one replicated batch) holds a replica, not a shard:
+// its samples are counted once.
 std::map<int, Steps> starts_of(const ProcessRun& run) {
   std::map<int, Steps> out;
+  std::map<std::pair<int, int64_t>, std::set<std::string>> batches;  // (start, seq) -> the batch digests counted
   for (const auto& [who, t] : run.traces)
     for (const auto& p : t.probe) {
-      GlobalStep& g = out[p.launch > 0 ? p.launch : p.start][p.seq];
+      const int start = p.launch > 0 ? p.launch : p.start;
+      GlobalStep& g = out[start][p.seq];
+      const auto digest = p.digests.find("batch");
+      const bool replica = digest != p.digests.end() && !digest->second.empty() &&
+                           !batches[{start, p.seq}].insert(digest->second).second;
       for (const auto& [k, v] : p.sums) {
-        g.parts[k] += v;  // mod 2^64, as the probe's parts are
+        if (!(replica && k == "batch")) g.parts[k] += v;  // mod 2^64, as the probe's parts are
         ++g.counted[k];
       }
       if (const auto it = p.values.find("loss"); it != p.values.end()) {
         g.loss += it->second;
         ++g.losses;
       }
-      if (!p.samples.empty()) g.samples[who] = p.samples;
+      if (!p.samples.empty() && !replica) g.samples[who] = p.samples;
       if (const auto it = p.values.find("lr"); it != p.values.end()) g.lr = it->second;
       if (g.where.empty() || who == run.primary) {
         g.where = p.where;
@@ -302,7 +309,8 @@ ReshardVerdict reshard_law(const Launcher& launch, const ProcessRun& straight, c
   const std::string name =
       law_heading(law::kReshard, fmt::format("restarted on {} process(es) per node where it ran on {}", to, from));
   if (auto untested = nowhere_to_kill(straight.main(), name)) return {*untested, {}};
-  const Preemption p = preempt(launch, plan_kills(straight.main(), o.kills, o.seed), "preempted", KillMoment::kInAWrite, progress);
+  const Preemption p =
+      preempt(launch, plan_kills(straight.main(), o.kills, o.seed), "preempted", KillMoment::kInAWrite, progress);
   ProcessRun preempted;
   preempted.traces = read_process_traces(p.run.trace_env);
   preempted.primary = straight.primary;

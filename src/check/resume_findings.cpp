@@ -156,6 +156,7 @@ std::vector<std::string> differing_state(const ProbeStep& a, const ProbeStep& b,
   for (const auto& k : keys)
     if (k.rfind("rng.", 0) == 0 && rngs.count(k)) digest(k);
   digest("batch");
+  digest("order");
   digest("scaler");
   return out;
 }
@@ -176,6 +177,44 @@ std::optional<ResumeDeparture> first_departure(const RecordedTrace& straight, co
   }
   return std::nullopt;
 }
+
+namespace {
+
+// What a restored torch RNG drawn from again before the step means: a new DataLoader iterator's
+// shuffle, or, where the step's samples are the uninterrupted run's (`same_samples`, their values
+// not), its workers' base seed.
+std::string redrawn_means(bool same_samples) {
+  if (same_samples)
+    return "the step trains on the same samples (their indices equal), with other values: a new DataLoader "
+           "iterator draws its workers' base seed from it, so their random transforms are drawn anew. Seed the "
+           "transforms from the epoch and the sample, or from a generator the checkpoint restores "
+           "(DataLoader(generator=...), worker_init_fn), or resume with torchdata's StatefulDataLoader";
+  return "a new DataLoader iterator draws its shuffle order from it, so the restart trains on a re-drawn order. Make "
+         "the order a function of the epoch and a seed (a sampler seeded per epoch: accelerate's "
+         "use_seedable_sampler=True, DistributedSampler.set_epoch), or save and restore the sampler's position";
+}
+
+// What a step's batch that differs after a restart while every RNG agrees says: other samples
+// (their indices differ, or were not seen: the data position), or the same samples with other
+// values (`same_samples`: workers or an augmentation seeded anew).
+std::pair<std::string_view, std::string> batch_diagnosis(bool same_samples, bool order_differs) {
+  if (same_samples)
+    return {finding_id::kResumeSampleValuesDiffer,
+            "the step trains on the same samples as the uninterrupted run (their indices in the dataset equal), but "
+            "their values differ: a random transform draws from generators the restart seeds anew (DataLoader "
+            "workers are seeded from a base seed each new iterator draws). The data position is restored; draw the "
+            "transform from a generator seeded by the epoch and the sample, or by worker_init_fn from a seed the "
+            "checkpoint holds, or resume with torchdata's StatefulDataLoader, whose state_dict() holds its "
+            "workers' RNG states"};
+  return {finding_id::kResumeMissingDataPosition,
+          fmt::format("{} while every RNG agrees: the checkpoint does not restore where the data order stood (epoch "
+                      "and batch index, or the sampler's state)",
+                      order_differs ? "the step trains on other samples than the uninterrupted run's (their indices "
+                                      "in the dataset differ)"
+                                    : "the step's input batch differs")};
+}
+
+}  // namespace
 
 std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeDeparture& departure) {
   const RestartAlignment& r = departure.restart;
@@ -223,22 +262,21 @@ std::vector<Finding> diagnose_resume(const RecordedTrace& resumed, const ResumeD
   // Restored, then drawn from before this step: not missing. A new DataLoader iterator draws its
   // shuffle order from it (accelerate's load_state, then a fresh loop over a plain shuffled loader).
   const std::string restored = has("rng.torch") ? rng_restored_from_checkpoint(resumed, r.start) : "";
+  // The sample indices the step's DataLoader batches hold (the probe's "order"), where it saw them.
+  const bool same_samples = now.digests.count("order") && !has("order");
   if (!restored.empty())
-    add(finding_id::kResumeRngRedrawn,
-        fmt::format("the torch CPU RNG was restored from the checkpoint ({}), then drawn from again before this "
-                    "step{}: a new DataLoader iterator draws its shuffle order from it, so the restart trains on a "
-                    "re-drawn order. Make the order a function of the epoch and a seed (a sampler seeded per "
-                    "epoch: accelerate's use_seedable_sampler=True, DistributedSampler.set_epoch), or save and "
-                    "restore the sampler's position",
-                    restored, has("batch") ? " (the step's batch differs too)" : ""));
+    add(finding_id::kResumeRngRedrawn, fmt::format("the torch CPU RNG was restored from the checkpoint ({}), then "
+                                                   "drawn from again before this step{}: {}",
+                                                   restored, has("batch") ? " (the step's batch differs too)" : "",
+                                                   redrawn_means(same_samples && has("batch"))));
   for (const auto& k : diff)
     if (k.rfind("rng.", 0) == 0 && !(k == "rng.torch" && !restored.empty()))
       add(finding_id::kResumeMissingRngState,
           fmt::format("{} differs: the checkpoint does not restore {}", rng_name(k), rng_call(k)));
-  if (has("batch") && !any_rng && !nothing_loaded)
-    add(finding_id::kResumeMissingDataPosition,
-        "the step's input batch differs while every RNG agrees: the checkpoint does not restore where the data "
-        "order stood (epoch and batch index, or the sampler's state)");
+  if (has("batch") && !any_rng && !nothing_loaded) {
+    const auto [id, why] = batch_diagnosis(same_samples, has("order"));
+    add(id, why);
+  }
   if (has("scaler"))
     add(finding_id::kResumeMissingScalerState,
         "the GradScaler's scale or growth tracker differs: save and load scaler.state_dict()");
@@ -253,6 +291,22 @@ namespace {
 
 Finding non_atomic_at(const std::string& where, std::string detail) {
   return make_finding(finding_id::kNonAtomicCheckpoint, -1, where, std::move(detail));
+}
+
+// A non-atomic save the run did not show torn: advice, saying why (`confirmed`: kill 1 landed in
+// its write, and the restart did not load `what`).
+void not_shown(Finding& f, bool confirmed, const std::string& what, const std::string& killed_writing) {
+  f.advice = true;
+  f.detail += confirmed ? fmt::format(
+                              ". Not shown by this run: kill 1 landed in this write and the restart did not "
+                              "load {} (it took an earlier whole checkpoint, or began again)",
+                              what)
+                        : fmt::format(
+                              ". Not shown by this run: kill 1 landed {}, not in this write, so no restart "
+                              "was put to a torn {}",
+                              killed_writing.empty() ? std::string("away from it")
+                                                     : fmt::format("in the write of {}", killed_writing),
+                              what.back() == '/' ? "folder" : "file");
 }
 
 }  // namespace
@@ -308,19 +362,9 @@ std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::s
           name, landed, name);
     // Shown only where the restart after a kill in this very write loaded what it wrote (the file,
     // or its folder): what the run did, not what the save's pattern suggests.
-    const bool shown = confirmed && (restart_loaded.count(f.path) || (in_folder && restart_loaded_from.count(parent_of(f.path))));
-    if (!shown) {
-      finding.advice = true;
-      finding.detail +=
-          confirmed ? fmt::format(". Not shown by this run: kill 1 landed in this write and the restart did not load "
-                                  "{} (it took an earlier whole checkpoint, or began again)",
-                                  in_folder ? folder + "/" : name)
-                    : fmt::format(". Not shown by this run: kill 1 landed {}, not in this write, so no restart was put "
-                                  "to a torn {}",
-                                  killed_writing.empty() ? std::string("away from it")
-                                                         : fmt::format("in the write of {}", killed_writing),
-                                  in_folder ? "folder" : "file");
-    }
+    const bool shown =
+        confirmed && (restart_loaded.count(f.path) || (in_folder && restart_loaded_from.count(parent_of(f.path))));
+    if (!shown) not_shown(finding, confirmed, in_folder ? folder + "/" : name, killed_writing);
     if (confirmed) return {finding};
     named = std::move(finding);
   }

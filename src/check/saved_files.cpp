@@ -36,6 +36,15 @@ int64_t last_step_of(const RecordedTrace& run, int start) {
   return last;
 }
 
+// The last whole checkpoint the start before `run`'s last one saved: the one its restart could
+// resume from.
+const ProbeFileOp* last_whole_checkpoint_before_restart(const RecordedTrace& run) {
+  const ProbeFileOp* last = nullptr;
+  for (const auto& op : run.file_ops)
+    if (op.start == run.starts - 1 && op.checkpoint && save_finished(run, op)) last = &op;
+  return last;
+}
+
 }  // namespace
 
 bool save_finished(const RecordedTrace& run, const ProbeFileOp& save) {
@@ -93,20 +102,23 @@ std::optional<FinalFileDifference> final_file_difference(const RecordedTrace& st
     }
     if (differ.empty()) continue;
     const size_t shown = std::min<size_t>(differ.size(), 4);
-    const std::string keys = fmt::format("{}{}", fmt::join(differ.begin(), differ.begin() + shown, ", "),
-                                         differ.size() > shown ? fmt::format(" and {} more", differ.size() - shown)
-                                                               : std::string());
+    const std::string keys =
+        fmt::format("{}{}", fmt::join(differ.begin(), differ.begin() + shown, ", "),
+                    differ.size() > shown ? fmt::format(" and {} more", differ.size() - shown) : std::string());
     FinalFileDifference d;
     d.rng_only = rng_only;
     d.detail = fmt::format(
         "the final file {} (saved at {}) differs from the uninterrupted run's under {} of its {} key(s) ({})", w.name,
         g->where, differ.size(), w.tensors.size(), keys);
-    Finding f = make_finding(finding_id::kResumeCarriedStateDiffers, -1, g->where, "");
+    // Named at the checkpoint the restart resumed from, where the state is missing; the file shows it.
+    const ProbeFileOp* checkpoint = last_whole_checkpoint_before_restart(resumed);
+    Finding f = make_finding(finding_id::kResumeCarriedStateDiffers, -1, checkpoint ? checkpoint->where : g->where, "");
     f.detail = fmt::format(
-        "{}: the run carries state from step to step that its checkpoint does not restore (an EMA or averaged "
-        "model, a buffer, a generator it owns, a running statistic). Save it in the checkpoint and load it back on "
-        "resume",
-        d.detail);
+        "{}: the run carries state from step to step that {} does not restore (an EMA or averaged model, a "
+        "buffer, a generator it owns, a running statistic). Save it in the checkpoint and load it back on resume",
+        d.detail,
+        checkpoint ? fmt::format("the checkpoint the restart resumed from (saved at {})", checkpoint->where)
+                   : std::string("its checkpoint"));
     if (rng_only) {
       f.advice = true;
       f.detail = fmt::format(

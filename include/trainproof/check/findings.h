@@ -21,6 +21,7 @@ inline constexpr std::string_view kResumeRngRedrawn = "resume-rng-redrawn";
 inline constexpr std::string_view kResumeMissingOptimizerState = "resume-missing-optimizer-state";
 inline constexpr std::string_view kResumeMissingSchedulerState = "resume-missing-scheduler-state";
 inline constexpr std::string_view kResumeMissingDataPosition = "resume-missing-data-position";
+inline constexpr std::string_view kResumeSampleValuesDiffer = "resume-sample-values-differ";
 inline constexpr std::string_view kResumeMissingScalerState = "resume-missing-scaler-state";
 inline constexpr std::string_view kResumeParamsDiffer = "resume-params-differ";
 inline constexpr std::string_view kResumeStateEqualValuesDiffer = "resume-state-equal-values-differ";

@@ -9,7 +9,7 @@ Recorder writes; it judges nothing (every judgement is made by `trainproof check
 Per optimizer step (a global optimizer step pre-hook, so before the update) one record:
     {"kind": "probe", "seq": n, "values": {"loss", "lr", "lr.1", ..., "grad_norm"},
      "digests": {"params", "optimizer", "scheduler", "rng.torch", "rng.cuda<i>", "rng.numpy",
-                 "rng.random", "batch", "scaler"}, "opt_step": k, "where": "train.py:88"}
+                 "rng.random", "batch", "order", "scaler"}, "opt_step": k, "where": "train.py:88"}
   - loss: the scalars backward was called on since the last step, summed, with an enabled
     GradScaler's scale divided out;
   - lr per param group; grad_norm where the script clips (clip_grad_norm_'s result);
@@ -26,6 +26,7 @@ Every record and its fields: TRACE.md beside this file, the one contract between
 
 A part per thing it observes, each an object of its own that owns its state, registered in
 PARTS below: optimizer steps, schedulers and scalers (optimizer.py), module modes (modules.py),
+the sample indices of the batches a DataLoader yields (data.py),
 checkpoints and loads (checkpoints.py), DCP's checkpoints and the steps DCP takes itself
 (dcp.py), RNGs (rng.py). The parts tell each other what they saw
 only through the core's hooks (core.HOOKS: a backward, a step's digests, what a resume needs,
@@ -45,6 +46,7 @@ import sys
 from trainproof.probe import compiled
 from trainproof.probe.checkpoints import Checkpoints
 from trainproof.probe.core import Probe
+from trainproof.probe.data import DataOrder
 from trainproof.probe.dcp import Dcp
 from trainproof.probe.digest import Digest
 from trainproof.probe.frames import hide_probe_frames
@@ -78,7 +80,7 @@ def _install(torch):
 # The probe's parts, each an object of its own made with the core (core.Probe) and owning its
 # state; they tell each other what they saw only through the core's hooks (core.HOOKS), called
 # in this order. Observing a new stack is a part of its own, in a file beside these, added here.
-PARTS = (ModuleModes, OptimizerSteps, RngState, Checkpoints, Dcp)
+PARTS = (ModuleModes, DataOrder, OptimizerSteps, RngState, Checkpoints, Dcp)
 
 
 _Digest = Digest  # the digest the tests take apart (tests/probe_digest_test.py)

@@ -69,6 +69,7 @@ HOOKS = {
     "trains": "ask (module) whether an optimizer holds any of the module's parameters; None: none made yet",
     "trained_module": "ask () the module of the last grad-enabled forward that has trainable parameters",
     "rng_digest": "ask () the torch RNG's state, digested (what a restore of a checkpoint saved now sets)",
+    "batch_taken": "() a grad-enabled outermost forward took its inputs: the step's batch",
     "step_digests": "() -> dict: the part's digests of the step being recorded (it forgets what it gave)",
     "step_sums": "ask (optimizer) -> the step's layout-free sums (layout.py), where check asks for them",
     "step_begins": "() a step's record is about to be written",

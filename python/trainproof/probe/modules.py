@@ -104,6 +104,7 @@ class ModuleModes:
         tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
         tensors += [kwargs[k] for k in sorted(kwargs) if isinstance(kwargs[k], torch.Tensor)]
         if tensors:
+            self.probe.tell("batch_taken")
             if self.batch is None:
                 self.batch = Digest(torch)
             for t in tensors:

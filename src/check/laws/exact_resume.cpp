@@ -40,9 +40,10 @@ ResumeVerdict judged_other_processes(Checking& c, ResumeVerdict v) {
 void judged_by_the_restart(std::vector<Finding>& findings, const RecordedTrace& straight) {
   const std::vector<std::string> lacks = first_checkpoint_lacks(straight);
   const bool only_the_step = lacks.size() == 1 && lacks.front() == "step";
-  findings.erase(std::remove_if(findings.begin(), findings.end(),
-                                [&](const Finding& f) { return only_the_step && f.id == finding_id::kCheckpointMissingState; }),
-                 findings.end());
+  findings.erase(
+      std::remove_if(findings.begin(), findings.end(),
+                     [&](const Finding& f) { return only_the_step && f.id == finding_id::kCheckpointMissingState; }),
+      findings.end());
   for (auto& f : findings)
     if (f.id == finding_id::kCheckpointMissingState && !f.advice) {
       f.advice = true;
@@ -65,7 +66,8 @@ void judge_resume(Checking& c) {
     return c.add(std::move(v.law), v.findings);
   }
   c.progress.run(fmt::format("preempted: {} SIGKILL(s), restarted after each", o.kills));
-  ResumeVerdict v = resume_law(c.launch, c.straight(), {o.kills, o.seed, differ, *c.reruns, KillMoment::kInAWrite}, c.progress);
+  ResumeVerdict v =
+      resume_law(c.launch, c.straight(), {o.kills, o.seed, differ, *c.reruns, KillMoment::kInAWrite}, c.progress);
   v = judged_other_processes(c, std::move(v));
   if (v.law.passed()) judged_by_the_restart(c.report.findings, c.straight());
   c.add(std::move(v.law), v.findings);

@@ -6,9 +6,15 @@
   ema        an EMA of the weights (torch.optim.swa_utils.AveragedModel), evaluated and saved
              at the end (ema.pt); the checkpoint holds it
   micro      the step counter saved under the key "micro"
+  workers    a DataLoader with 2 workers and a random augmentation, 4 batches an epoch, each
+             epoch's order drawn from a generator seeded by the epoch; a restart skips to its
+             position; the augmentation drawn from a generator seeded by the epoch and the sample
 Mistakes: accum-amp no-scheduler (the checkpoint leaves the scheduler out), ema ema-not-saved
 (the checkpoint leaves the EMA out; a restart rebuilds it from the loaded weights), micro
-micro-not-restored (saved, but a restart counts from 0 again).
+micro-not-restored (saved, but a restart counts from 0 again), workers reseeded-workers (the
+augmentation drawn from the worker's RNG, which every new iterator seeds from the loader's own
+generator, not restored: the same samples, other values) and workers lost-position (a restart
+begins its epoch at the first batch: other samples).
 usage: resume_shapes.py --shape S --out DIR [--mistake M] [--resume]"""
 import argparse
 import os
@@ -16,9 +22,10 @@ import os
 import torch
 from torch import nn
 from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
+from torch.utils.data import DataLoader, Dataset, RandomSampler
 
 p = argparse.ArgumentParser()
-p.add_argument("--shape", required=True, choices=["accum-amp", "ema", "micro"])
+p.add_argument("--shape", required=True, choices=["accum-amp", "ema", "micro", "workers"])
 p.add_argument("--mistake", default="none")
 p.add_argument("--out", required=True)
 p.add_argument("--resume", action="store_true")
@@ -30,12 +37,12 @@ torch.manual_seed(0)
 wide = 384 if args.shape == "accum-amp" else 32
 model = nn.Sequential(nn.Linear(16, wide), nn.ReLU(), nn.Dropout(0.1), nn.Linear(wide, wide), nn.ReLU(),
                       nn.Linear(wide, 4))
-opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.0)
 sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 8))
 scaler = torch.amp.GradScaler("cpu", enabled=args.shape == "accum-amp")
 ema = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(0.9)) if args.shape == "ema" else None
 micro_batches = 4 if args.shape == "accum-amp" else 1
-x = torch.randn(args.steps * micro_batches * 8, 16)
+x = torch.randn(32 if args.shape == "workers" else args.steps * micro_batches * 8, 16)
 y = torch.randint(0, 4, (len(x),))
 ckpt = os.path.join(args.out, "ckpt.pt")
 
@@ -57,6 +64,41 @@ if args.resume and os.path.exists(ckpt):
         step = state["micro"] if args.shape == "micro" else state["step"]
 
 
+class Augmented(Dataset):
+    """x with noise added, as a random augmentation would."""
+    epoch = 0
+
+    def __len__(self):
+        return len(x)
+
+    def __getitem__(self, i):
+        if args.mistake == "reseeded-workers":
+            noise = torch.randn(16)  # the worker's RNG: seeded anew by every iterator
+        else:
+            noise = torch.randn(16, generator=torch.Generator().manual_seed(self.epoch * 1009 + i))
+        return x[i] + 0.1 * noise, y[i]
+
+
+def loader_batches(step):
+    """The batches from `step` on, 4 an epoch, each epoch's order a function of the epoch."""
+    data, per_epoch, seeds = Augmented(), len(x) // 8, torch.Generator().manual_seed(1)
+    resumed = True
+    while True:
+        epoch, skip = divmod(step, per_epoch)
+        data.epoch = epoch
+        order = torch.Generator().manual_seed(epoch)
+        batches = iter(DataLoader(data, batch_size=8, sampler=RandomSampler(data, generator=order), num_workers=2,
+                                  generator=seeds))
+        if resumed and args.mistake == "lost-position":
+            skip = 0
+        for _ in range(skip):  # to the position the checkpoint saved
+            next(batches)
+        resumed = False
+        for batch in batches:
+            yield batch
+            step += 1
+
+
 def save_checkpoint(step):
     state = {"model": model.state_dict(), "opt": opt.state_dict(), "rng": torch.get_rng_state()}
     state["micro" if args.shape == "micro" else "step"] = step
@@ -73,12 +115,14 @@ def save_checkpoint(step):
 
 
 model.train()
+stream = loader_batches(step) if args.shape == "workers" else None
 while step < args.steps:
     total = 0.0
     for m in range(micro_batches):
         at = (step * micro_batches + m) * 8
+        xb, yb = next(stream) if stream else (x[at:at + 8], y[at:at + 8])
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.shape == "accum-amp"):
-            loss = nn.functional.cross_entropy(model(x[at:at + 8]), y[at:at + 8]) / micro_batches
+            loss = nn.functional.cross_entropy(model(xb), yb) / micro_batches
         scaler.scale(loss).backward()
         total += loss.item()
     scaler.unscale_(opt)

@@ -1,6 +1,7 @@
 // Verdicts shown by the run (src/check/saved_files.h, resume_findings.cpp): a save is whole only
 // once the probe saw it return; the files a run saves at its end are held to the uninterrupted
-// run's; a torn write is a finding only where a restart after a kill in it loaded what it wrote.
+// run's; a torn write is a finding only where a restart after a kill in it loaded what it wrote; a
+// batch that departs is a lost position only where its samples' indices depart too.
 #include <gtest/gtest.h>
 
 #include "src/check/probe_findings.h"
@@ -50,7 +51,7 @@ ProbeStep step_of(int start, int64_t seq) {
   return p;
 }
 
-TEST(SavedFilesTest, ASaveIsWholeOnlyOnceTheProbeSawItReturn) {
+TEST(ShownByTheRunTest, ASaveIsWholeOnlyOnceTheProbeSawItReturn) {
   RecordedTrace t;
   t.starts = 1;
   t.file_ops = {save_at("/r/ckpt.pt.tmp", 1, 4)};
@@ -86,7 +87,7 @@ RecordedTrace ending_with(const std::string& tensors, const std::string& rng = "
   return t;
 }
 
-TEST(SavedFilesTest, AFinalFileThatDiffersAfterARestartIsNamedWithItsKeys) {
+TEST(ShownByTheRunTest, AFinalFileThatDiffersAfterARestartIsNamedWithItsKeys) {
   const RecordedTrace straight =
       ending_with(R"({"module.w": "00000000000000aa", "module.b": "00000000000000bb", "n_averaged": "01"})");
   const RecordedTrace resumed =
@@ -104,13 +105,23 @@ TEST(SavedFilesTest, AFinalFileThatDiffersAfterARestartIsNamedWithItsKeys) {
                                                            R"("00000000000000bb", "n_averaged": "01"})",
                                                            "[]", 2))
                    .has_value());
+  // Named at the checkpoint the restart resumed from (the last whole one of the start before it).
+  RecordedTrace from_checkpoint = resumed;
+  from_checkpoint.file_ops = {save_at("/w/run/ckpt.pt.tmp", 1, 4)};
+  from_checkpoint.facts.push_back(saved("/w/run/ckpt.pt.tmp", 1, 4));
+  const auto named = final_file_difference(straight, from_checkpoint);
+  ASSERT_TRUE(named.has_value());
+  EXPECT_EQ(named->finding.where, "train.py:40");
+  EXPECT_NE(named->finding.detail.find("the checkpoint the restart resumed from (saved at train.py:40)"),
+            std::string::npos)
+      << named->finding.detail;
   // A file only one run saved at its end is held to nothing.
   RecordedTrace other = resumed;
   for (auto& f : other.facts) f.data["in_run_dir"] = "elsewhere.pt";
   EXPECT_FALSE(final_file_difference(straight, other).has_value());
 }
 
-TEST(SavedFilesTest, OnlyRngStatesThatDifferAtTheEndAreAdvice) {
+TEST(ShownByTheRunTest, OnlyRngStatesThatDifferAtTheEndAreAdvice) {
   const RecordedTrace straight = ending_with(R"({"model": "aa", "rng": "01"})", R"(["rng"])");
   const RecordedTrace resumed = ending_with(R"({"model": "aa", "rng": "02"})", R"(["rng"])", 2);
   const auto d = final_file_difference(straight, resumed);
@@ -123,7 +134,7 @@ TEST(SavedFilesTest, OnlyRngStatesThatDifferAtTheEndAreAdvice) {
   EXPECT_FALSE(both->rng_only);
 }
 
-TEST(SavedFilesTest, ATornWriteIsAFindingOnlyWhereARestartAfterAKillInItLoadedIt) {
+TEST(ShownByTheRunTest, ATornWriteIsAFindingOnlyWhereARestartAfterAKillInItLoadedIt) {
   // ckpt.pt written in place; the restart (start 2) loaded it.
   RecordedTrace t;
   t.probe = {step_of(1, 1), step_of(2, 1)};
@@ -147,7 +158,7 @@ TEST(SavedFilesTest, ATornWriteIsAFindingOnlyWhereARestartAfterAKillInItLoadedIt
   EXPECT_TRUE(found[0].advice);
 }
 
-TEST(SavedFilesTest, AFileBesideADcpCheckpointTheRestartNeverTookIsNotShown) {
+TEST(ShownByTheRunTest, AFileBesideADcpCheckpointTheRestartNeverTookIsNotShown) {
   // Each rank's RNG state saved (tmp, then replace) into step_N/ before dcp.save; the restart takes
   // only folders with .metadata: kill 1 in step_8's write, the restart loaded step_4.
   RecordedTrace t;
@@ -163,6 +174,42 @@ TEST(SavedFilesTest, AFileBesideADcpCheckpointTheRestartNeverTookIsNotShown) {
   found = non_atomic_saves(t, "step_8/rng-0.pt.tmp");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_FALSE(found[0].advice) << found[0].detail;
+}
+
+// A run of 8 steps, restarted at step 5, whose step 6 departs in `differing` (its digests made
+// to differ there): the diagnosis of that step.
+std::vector<Finding> diagnosis_of(const std::vector<std::string>& differing, bool order_seen) {
+  RecordedTrace resumed;
+  for (int64_t s = 5; s <= 8; ++s) {
+    ProbeStep p = step_of(2, s - 4);
+    p.where = "train.py:70";
+    p.digests = {{"params", "p"}, {"optimizer", "o"}, {"batch", "b"}};
+    if (order_seen) p.digests["order"] = "i";
+    resumed.probe.push_back(p);
+  }
+  ResumeDeparture d;
+  d.restart.start = 2;
+  d.restart.step = 5;
+  d.restart.how = "parameter digest";
+  d.step = 6;
+  d.differing = differing;
+  return diagnose_resume(resumed, d);
+}
+
+TEST(ShownByTheRunTest, TheSameSamplesWithOtherValuesAreNotALostPosition) {
+  // The batch departs, its samples' indices do not: workers or an augmentation seeded anew.
+  auto found = diagnosis_of({"batch"}, /*order_seen=*/true);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "resume-sample-values-differ");
+  EXPECT_NE(found[0].detail.find("StatefulDataLoader"), std::string::npos) << found[0].detail;
+  // Negative: the indices depart too (other samples), or were never seen: the data position.
+  found = diagnosis_of({"batch", "order"}, true);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "resume-missing-data-position");
+  EXPECT_NE(found[0].detail.find("their indices in the dataset differ"), std::string::npos) << found[0].detail;
+  found = diagnosis_of({"batch"}, /*order_seen=*/false);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "resume-missing-data-position");
 }
 
 }  // namespace
