@@ -19,6 +19,12 @@
 #   per-rank-position | per-rank-position-1to2   its twin whose data position is a per-rank count:
 #                        reshard-samples-differ at the step line, the rank that took another step's
 #                        samples named (repeated, or taken ahead)
+#   tp-2to1              the loop under tensor parallelism (--wrap tp: every rank fed the same whole
+#                        batch) killed on 2 and restarted on 1: the ranks' replicas of the batch
+#                        counted once, the resharded resume held, no finding
+#   rng-beside           each rank's RNG state saved (a temporary file, then renamed) into the step's
+#                        folder before dcp.save; the restart takes only finished folders: both laws
+#                        held, no finding that breaks (a kill in the RNG file's write is not shown torn)
 #   reshard-bad-input    --restart-nproc without a torchrun --nproc-per-node, on as many, or
 #                        without --kills: exit 2, saying why
 #   rank0-rng            spawn_loop.py's twin (every rank restores rank 0's RNG): the process whose
@@ -144,6 +150,18 @@ case $case in
     want=$([ "$to" = 1 ] && echo repeated || echo "taken ahead of their step")
     grep -A1 "\[reshard-samples-differ\]" "$tmp/out.log" | grep -qE "rank 0 first: it took [0-9]+ samples of step [0-9]+ \($want\)" \
       || fail "the rank that took another step's samples is not named, nor how ($want)"
+    ;;
+  tp-2to1)  # tensor parallelism: the ranks' one batch is a replica, not a shard of its own
+    check --kills 1 --restart-nproc 1 --resume-args --resume -- "${torchrun2[@]}" "$loop" --wrap tp --out '{run_dir}'
+    grep -q "^held     resume at another world size: restarted on 1 process(es) per node where it ran on 2" "$tmp/out.log" \
+      || fail "the tensor-parallel resume from 2 processes to 1 did not hold"
+    grep -q "^check: 2 laws, 2 held, 0 broken, 0 finding(s)" "$tmp/out.log" || fail "a finding or a broken law on the correct loop"
+    ;;
+  rng-beside)  # a file of its own beside DCP's, in the folder the restart takes only once finished
+    check --kills 1 --resume-args --resume -- "${torchrun2[@]}" "$loop" --rng-beside --out '{run_dir}'
+    grep -q "^check: 2 laws, 2 held, 0 broken" "$tmp/out.log" || fail "the correct loop did not hold both laws"
+    grep -qE "^BROKEN   \[" "$tmp/out.log" && fail "a finding breaks a law of the correct loop"
+    placed_as_printed
     ;;
   reshard-bad-input)  # no torchrun --nproc-per-node to rewrite, not a number, or the same number: bad input, exit 2
     "$bin" check --kills 1 --restart-nproc 1 -- python "$loop" >"$tmp/out.log" 2>&1

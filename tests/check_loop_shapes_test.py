@@ -21,13 +21,14 @@ EVIDENCE=DIR: judge DIR/SHAPE, the runs a live check kept (tools/remake_evidence
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 
 bin_, python, shape = sys.argv[1:4]
 here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "support"))
+import evidence_check  # noqa: E402  (tests/support)
 loop = os.path.join(here, "data", "loops", "loop_shapes.py")
 lines = open(loop).read().splitlines()
 
@@ -42,10 +43,7 @@ def fail(why, out=""):
 
 
 def passed():
-    if os.environ.get("EVIDENCE") and os.environ.get("REMAKE"):
-        subprocess.run([python, os.path.join(here, "..", "tools", "evidence.py"), "keep", keep], check=True)
-    print("1 passed, 0 failed")
-    sys.exit(0)
+    evidence_check.passed(keep, python)
 
 
 def records(path):
@@ -59,17 +57,7 @@ def records(path):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    keep = os.path.join(tmp, "runs")
-    runs = ["--keep", keep]
-    if os.environ.get("EVIDENCE"):
-        keep = os.path.join(os.environ["EVIDENCE"], shape)
-        if os.environ.get("REMAKE"):
-            shutil.rmtree(keep, ignore_errors=True)
-            runs = ["--keep", keep]
-        elif not os.path.exists(os.path.join(keep, "work.txt")):
-            fail(f"no evidence in {keep} (tools/remake_evidence.sh makes it)")
-        else:
-            runs = ["--replay", keep]
+    runs, keep = evidence_check.runs(shape, tmp, fail)
     env = dict(os.environ, PATH=os.path.dirname(python) + os.pathsep + os.environ["PATH"])
     resume = ["--kills", "1", "--seed", "1", "--resume-args", "--net {run_dir}/net_epoch_0.pth"] \
         if shape == "epoch-files" else []

@@ -21,13 +21,14 @@ EVIDENCE=DIR: judge DIR/CASE, the runs a live check kept (tools/remake_evidence.
 (check --replay); with REMAKE=1 as well, run live and keep the runs there as evidence."""
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
 bin_, python, case = sys.argv[1:4]
 here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "support"))
+import evidence_check  # noqa: E402  (tests/support)
 loop = os.path.join(here, "data", "loops", "resume_shapes.py")
 lines = open(loop).read().splitlines()
 # case: (shape, mistake, seed)
@@ -49,17 +50,7 @@ def fail(why, out=""):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    keep = os.path.join(tmp, "runs")
-    runs = ["--keep", keep]
-    if os.environ.get("EVIDENCE"):
-        keep = os.path.join(os.environ["EVIDENCE"], case)
-        if os.environ.get("REMAKE"):
-            shutil.rmtree(keep, ignore_errors=True)
-            runs = ["--keep", keep]
-        elif not os.path.exists(os.path.join(keep, "work.txt")):
-            fail(f"no evidence in {keep} (tools/remake_evidence.sh makes it)")
-        else:
-            runs = ["--replay", keep]
+    runs, keep = evidence_check.runs(case, tmp, fail)
     p = subprocess.run([bin_, "check"] + runs + ["--json", os.path.join(tmp, "r.json"), "--kills", "1", "--seed",
                                                  str(seed), "--resume-args", "--resume", "--", python, loop, "--shape",
                                                  shape, "--mistake", mistake, "--out", "{run_dir}"],
@@ -93,7 +84,5 @@ with tempfile.TemporaryDirectory() as tmp:
         wrong = {"reseeded-workers": "resume-missing-data-position", "lost-position": "resume-sample-values-differ"}
         if case in wrong and any(f == wrong[case] for f, _ in breaking):
             fail(f"{said}: {wrong[case]} is the wrong diagnosis here, and its fix the wrong fix", out)
-    if os.environ.get("EVIDENCE") and os.environ.get("REMAKE"):
-        subprocess.run([python, os.path.join(here, "..", "tools", "evidence.py"), "keep", keep], check=True)
     print(f"{case}: {said}")
-    print("1 passed, 0 failed")
+    evidence_check.passed(keep, python)

@@ -3,7 +3,9 @@ show what a checker must find there. usage: distributed_truth_test.py PYTHON TOR
 fsdp2, ddp, spawn (two uninterrupted runs and one killed after its step-8 checkpoint then resumed: bitwise
 equal finals), fsdp2-no-optimizer (negative control: the resume differs), hogwild (three runs: they race),
 reshard (2 processes stopped after the step-8 checkpoint, resumed on 1, and 1 resumed on 2: the final
-weights within a band of the uninterrupted run's), reshard-per-rank-position (its twin: they are not)."""
+weights within a band of the uninterrupted run's), reshard-per-rank-position (its twin: they are not);
+tp (tensor parallelism, every rank fed the whole batch) and rng-beside (each rank's RNG state saved
+into the step's folder beside DCP's files) as fsdp2, and reshard-tp as reshard."""
 import os
 import pathlib
 import signal
@@ -17,7 +19,8 @@ import torch
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples" / "distributed"
 RUN_TIMEOUT = 120  # seconds, for each run
 PACE = 0.3  # seconds per step in the run to be killed, so that steps 9-12 outlast the kill's aim
-CASES = ("fsdp2", "ddp", "spawn", "fsdp2-no-optimizer", "hogwild", "reshard", "reshard-per-rank-position")
+CASES = ("fsdp2", "ddp", "spawn", "fsdp2-no-optimizer", "hogwild", "reshard", "reshard-per-rank-position", "tp",
+         "rng-beside", "reshard-tp")
 BAND = 1e-4  # src/check/reshard.h's kReshardBand: how far a resharded resume's values may lie, relative
 
 
@@ -72,9 +75,11 @@ def command(case, out, dump, resume=False, pace=0.0):
         argv = [PYTHON, str(EXAMPLES / "spawn_loop.py")]
     else:
         argv = [TORCHRUN, "--standalone", "--nproc-per-node", "2", str(EXAMPLES / "sharded_dcp.py"),
-                "--wrap", "ddp" if case == "ddp" else "fsdp2"]
+                "--wrap", case if case in ("ddp", "tp") else "fsdp2"]
         if case == "fsdp2-no-optimizer":
             argv += ["--mistake", "no-optimizer"]
+        if case == "rng-beside":
+            argv += ["--rng-beside"]
     argv += ["--out", out, "--dump-final", dump]
     if resume:
         argv.append("--resume")
@@ -196,13 +201,14 @@ def hogwild_case():
         print(f"hogwild: 3 runs, final parameters differ between runs {differ} (the workers' updates race)")
 
 
-def full_weights(dump, world):
-    """The final parameters whole: the ranks' shards (FSDP2 shards along the first dimension) joined."""
-    parts = [torch.load(f"{dump}.rank{r}.pt", weights_only=True) for r in range(world)]
+def full_weights(dump, world, wrap):
+    """The final parameters whole: the ranks' shards (FSDP2 shards along the first dimension) joined;
+    under tensor parallelism each rank dumped them whole."""
+    parts = [torch.load(f"{dump}.rank{r}.pt", weights_only=True) for r in range(1 if wrap == "tp" else world)]
     return {n: torch.cat([p[n] for p in parts]) for n in parts[0] if n.startswith("param.")}
 
 
-def reshard_case(mistake):
+def reshard_case(mistake, wrap="fsdp2"):
     """Resumes at another world size, with plain torchrun: the uninterrupted run on 2 processes; one
     on 2 ended after step 8 (--stop-after, its step-8 checkpoint complete) and resumed on 1; one on 1
     ended after step 4 and resumed on 2. Correct, each final weight lies within the band of the
@@ -211,7 +217,7 @@ def reshard_case(mistake):
 
     def torchrun(world, out, *extra):
         return [TORCHRUN, "--standalone", "--nproc-per-node", str(world), loop, "--out", out,
-                "--mistake", mistake, *extra]
+                "--mistake", mistake, "--wrap", wrap, *extra]
 
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "runs.log"), "w") as log:
@@ -222,17 +228,18 @@ def reshard_case(mistake):
                 run(torchrun(after, out, "--resume", "--dump-final", out), log)
                 if f"at step {stop + 1}" not in tail(log):
                     fail(f"{name}: the restart did not resume at step {stop + 1}:\n{tail(log)}")
-        straight = full_weights(os.path.join(tmp, "straight"), 2)
+        straight = full_weights(os.path.join(tmp, "straight"), 2, wrap)
         worst = {}
         for name, world in (("2to1", 1), ("1to2", 2)):
-            got = full_weights(os.path.join(tmp, name), world)
+            got = full_weights(os.path.join(tmp, name), world, wrap)
             worst[name] = max(((got[n] - w).abs().max() / w.abs().max()).item() for n, w in straight.items())
         far = {k: v for k, v in worst.items() if v > BAND}
         if mistake == "none" and far:
             fail(f"reshard: a resharded resume's final weights lie outside rel {BAND:g} of the uninterrupted run's: {far}")
         if mistake != "none" and len(far) != 2:
             fail(f"reshard-{mistake}: the lost data position left the final weights within rel {BAND:g}: {worst}")
-        print(f"reshard{'' if mistake == 'none' else '-' + mistake}: the final weights' largest difference from the "
+        print(f"reshard{'' if mistake == 'none' else '-' + mistake}{'' if wrap == 'fsdp2' else ' ' + wrap}: the final "
+              f"weights' largest difference from the "
               f"uninterrupted run's, relative to each weight's largest: {worst} (band {BAND:g})")
 
 
@@ -242,6 +249,8 @@ if len(sys.argv) != 4 or sys.argv[3] not in CASES:
 PYTHON, TORCHRUN, CASE = sys.argv[1:]
 if CASE == "hogwild":
     hogwild_case()
+elif CASE == "reshard-tp":
+    reshard_case("none", "tp")
 elif CASE.startswith("reshard"):
     reshard_case(CASE[len("reshard-"):] or "none")
 else:

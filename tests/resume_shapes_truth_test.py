@@ -64,7 +64,7 @@ with tempfile.TemporaryDirectory() as tmp:
         straight = os.path.join(tmp, f"{shape}-{mistake}-straight")
         os.makedirs(straight)
         subprocess.run(command(shape, mistake, straight), check=True, capture_output=True)
-        for kill in (None, 6, 13):
+        for kill in (None, 9, 13):
             out = os.path.join(tmp, f"{shape}-{mistake}-{kill}")
             os.makedirs(out)
             if not killed(shape, mistake, out, kill):

@@ -1,6 +1,10 @@
-"""One training loop, sharded with FSDP2 (fully_shard) or replicated with DDP, checkpointed with
-torch.distributed.checkpoint (DCP) the way PyTorch's FSDP2 and DCP tutorials write it; runs under
-`torchrun --nproc-per-node 2` on CPU (gloo). --mistake plants one resume or loop mistake.
+"""One training loop, sharded with FSDP2 (fully_shard), replicated with DDP, or split by tensor
+parallelism (--wrap tp: ColwiseParallel then RowwiseParallel, every rank fed the same whole batch, as
+PyTorch's TP tutorial does), checkpointed with torch.distributed.checkpoint (DCP) the way PyTorch's
+FSDP2 and DCP tutorials write it; runs under `torchrun --nproc-per-node 2` on CPU (gloo). --mistake
+plants one resume or loop mistake. --rng-beside saves each rank's RNG state with torch.save (a
+temporary file, then os.replace) into the step's folder before dcp.save, and a restart, which takes
+only folders DCP finished, loads it back.
 
 The global batch is fixed and each rank takes its share of it, so the loop trains on the same samples at
 any world size, and a DCP checkpoint saved by 2 ranks resumes on 1 (or one saved by 1 on 2): DCP reshards
@@ -23,6 +27,7 @@ from torch.distributed.checkpoint.stateful import Stateful
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import fully_shard
 from torch.distributed.tensor import DTensor
+from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, parallelize_module
 from torch.nn.parallel import DistributedDataParallel
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
@@ -74,10 +79,11 @@ def checkpoint_to_resume(out, mistake):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--wrap", choices=("fsdp2", "ddp"), default="fsdp2")
+    ap.add_argument("--wrap", choices=("fsdp2", "ddp", "tp"), default="fsdp2")
     ap.add_argument("--out", required=True, help="checkpoints go to OUT/step-N/")
     ap.add_argument("--resume", action="store_true", help="continue from the newest complete checkpoint in OUT")
     ap.add_argument("--mistake", choices=MISTAKES, default="none")
+    ap.add_argument("--rng-beside", action="store_true", help="each rank's RNG state saved into the step's folder")
     ap.add_argument("--dump-final", metavar="PREFIX",
                     help="each rank saves its final local parameter and optimizer shards to PREFIX.rankR.pt")
     ap.add_argument("--stop-after", type=int, default=0, metavar="N",
@@ -100,6 +106,8 @@ def main():
         fully_shard(fc1, mesh=mesh)
         fully_shard(fc2, mesh=mesh)
         fully_shard(model, mesh=mesh)  # the root: its parameters turn into DTensors, one shard per rank
+    elif a.wrap == "tp":  # fc1's outputs split over the ranks, fc2's inputs: its output summed back whole
+        parallelize_module(model, init_device_mesh("cpu", (world,)), {"0": ColwiseParallel(), "2": RowwiseParallel()})
     else:
         model = DistributedDataParallel(model)
 
@@ -118,11 +126,15 @@ def main():
     y = (X[:, 0] + X[:, 1] > 0).long()
     sampler = DistributedSampler(TensorDataset(X, y), num_replicas=world, rank=rank, shuffle=False)
     batches = list(DataLoader(TensorDataset(X, y), batch_size=GLOBAL_BATCH // world, sampler=sampler))
+    if a.wrap == "tp":  # every rank of a tensor-parallel group trains on the same, whole batch
+        batches = list(DataLoader(TensorDataset(X, y), batch_size=GLOBAL_BATCH))
 
     app = AppState(model, optimizer, scheduler, 0, with_optimizer=a.mistake != "no-optimizer")
     folder = checkpoint_to_resume(a.out, a.mistake) if a.resume else None
     if folder:
         dcp.load({"app": app}, checkpoint_id=folder)
+        if a.rng_beside:
+            torch.set_rng_state(torch.load(os.path.join(folder, f"rng-{rank}.pt")))
         if rank == 0:
             print(f"resumed from {folder} at step {app.step + 1}", flush=True)
 
@@ -144,15 +156,20 @@ def main():
         if rank == 0:
             print(f"step {app.step} loss {loss.item():.6f}", flush=True)
         if app.step % CKPT_EVERY == 0:
-            dcp.save({"app": app}, checkpoint_id=os.path.join(a.out, f"step-{app.step}"))
+            step_folder = os.path.join(a.out, f"step-{app.step}")
+            if a.rng_beside:  # beside DCP's files, each rank's own, written whole before DCP's .metadata
+                os.makedirs(step_folder, exist_ok=True)
+                torch.save(torch.get_rng_state(), os.path.join(step_folder, f"rng-{rank}.pt.tmp"))
+                os.replace(os.path.join(step_folder, f"rng-{rank}.pt.tmp"), os.path.join(step_folder, f"rng-{rank}.pt"))
+            dcp.save({"app": app}, checkpoint_id=step_folder)
         if a.step_seconds:
             time.sleep(a.step_seconds)
         if app.step == a.stop_after:
             break
 
     if a.dump_final:
-        def local(t):
-            return t.to_local() if isinstance(t, DTensor) else t  # this rank's shard of a sharded tensor
+        def local(t):  # this rank's shard of a sharded tensor; under TP the whole (a collective every rank makes)
+            return (t.full_tensor() if a.wrap == "tp" else t.to_local()) if isinstance(t, DTensor) else t
 
         dump = {f"param.{n}": local(p.detach()).clone() for n, p in model.named_parameters()}
         names = {p: n for n, p in model.named_parameters()}

@@ -6,7 +6,7 @@
   ema        an EMA of the weights (torch.optim.swa_utils.AveragedModel), evaluated and saved
              at the end (ema.pt); the checkpoint holds it
   micro      the step counter saved under the key "micro"
-  workers    a DataLoader with 2 workers and a random augmentation, 4 batches an epoch, each
+  workers    a DataLoader with 2 workers and a random augmentation, 5 batches an epoch, each
              epoch's order drawn from a generator seeded by the epoch; a restart skips to its
              position; the augmentation drawn from a generator seeded by the epoch and the sample
 Mistakes: accum-amp no-scheduler (the checkpoint leaves the scheduler out), ema ema-not-saved
@@ -42,7 +42,7 @@ sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 8))
 scaler = torch.amp.GradScaler("cpu", enabled=args.shape == "accum-amp")
 ema = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(0.9)) if args.shape == "ema" else None
 micro_batches = 4 if args.shape == "accum-amp" else 1
-x = torch.randn(32 if args.shape == "workers" else args.steps * micro_batches * 8, 16)
+x = torch.randn(40 if args.shape == "workers" else args.steps * micro_batches * 8, 16)
 y = torch.randint(0, 4, (len(x),))
 ckpt = os.path.join(args.out, "ckpt.pt")
 
@@ -80,7 +80,8 @@ class Augmented(Dataset):
 
 
 def loader_batches(step):
-    """The batches from `step` on, 4 an epoch, each epoch's order a function of the epoch."""
+    """The batches from `step` on, 5 an epoch (a checkpoint every 4 steps falls inside one), each
+    epoch's order a function of the epoch."""
     data, per_epoch, seeds = Augmented(), len(x) // 8, torch.Generator().manual_seed(1)
     resumed = True
     while True:
