@@ -16,6 +16,7 @@
 #include "src/check/check_runs.h"
 #include "src/check/op_reruns.h"
 #include "src/check/probe_findings.h"
+#include "src/check/probe_records.h"
 #include "src/check/saved_files.h"
 #include "src/process/process.h"
 #include "trainproof/check/findings.h"
@@ -390,17 +391,17 @@ void as_advice(std::vector<Finding>& diagnosed) {
 // a kill after one (resume_law).
 bool killed_before_first_checkpoint(const Preemption& p, const Placed& placed, bool probed) {
   const RecordedTrace& resumed = placed.seen.trace;
-  const int first_start = resumed.probe.empty() ? 1 : resumed.probe.front().start;
-  return probed && !p.restarts.empty() && !placed.any_resumed && !first_finished_save(resumed, first_start);
+  return probed && !p.restarts.empty() && !placed.any_resumed &&
+         !first_finished_save(resumed, probe_records::first_start(resumed));
 }
 
 // The law `name` of a preempted run `p`, `placed`, whose values are the uninterrupted run's:
-// held, or NOT TESTED where no checkpoint was whole before the kill or no kill landed in a write;
-// broken where every restart began again though a checkpoint was whole. `where`: the notes on the
-// kills.
-Law held_unless_untested(const Preemption& p, const Placed& placed, bool probed, const std::string& name,
-                         const std::string& where) {
-  if (killed_before_first_checkpoint(p, placed, probed))
+// held, or NOT TESTED where no checkpoint was whole before the kill (`before_first_checkpoint`)
+// or no kill landed in a write; broken where every restart began again though a checkpoint was
+// whole. `where`: the notes on the kills.
+Law held_unless_untested(const Preemption& p, const Placed& placed, bool before_first_checkpoint,
+                         const std::string& name, const std::string& where) {
+  if (before_first_checkpoint)
     return Law::not_tested(
         name, fmt::format("kill 1 came before any checkpoint was whole{}, so its restarts rightly began again at the "
                           "first step: nothing was resumed{}",
@@ -438,7 +439,8 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
   }
   Placed placed = place_restarts(p, straight, read_recorded_trace(p.run.trace));
   const RecordedTrace& resumed = placed.seen.trace;
-  const bool probed = !straight.probe.empty() && !resumed.probe.empty();
+  const bool before_first_checkpoint =
+      killed_before_first_checkpoint(p, placed, !straight.probe.empty() && !resumed.probe.empty());
   // The law is about values: every recorded value and the final parameters bitwise the
   // uninterrupted run's. A digest of the state that departs while they all stay equal breaks
   // nothing in this run: its findings become advice, naming what would make it matter.
@@ -473,8 +475,8 @@ ResumeVerdict judge_preemption(const Preemption& p, const RecordedTrace& straigh
   else if (!diff.empty())
     v.law = {name, false, diff + where};
   else
-    v.law = held_unless_untested(p, placed, probed, name, where);
-  v.before_first_checkpoint = v.law.status == Status::kNotTested && killed_before_first_checkpoint(p, placed, probed);
+    v.law = held_unless_untested(p, placed, before_first_checkpoint, name, where);
+  v.before_first_checkpoint = before_first_checkpoint && v.law.status == Status::kNotTested;
   v.seen = std::move(placed.seen);
   return v;
 }

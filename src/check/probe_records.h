@@ -32,6 +32,17 @@ inline bool names_number(const std::string& name, int64_t n) {
   return false;
 }
 
+// The start a trace's probe records begin in: its first start that recorded a step (1 where none did).
+inline int first_start(const RecordedTrace& t) {
+  return t.probe.empty() ? 1 : t.probe.front().start;
+}
+
+// A fact's field as text, or `fallback` where the fact has none.
+inline std::string data_or(const ProbeFact& f, const std::string& key, const std::string& fallback = "") {
+  const auto it = f.data.find(key);
+  return it == f.data.end() ? fallback : it->second;
+}
+
 inline std::vector<const ProbeStep*> steps_of_start(const RecordedTrace& t, int start) {
   std::vector<const ProbeStep*> out;
   for (const auto& p : t.probe)

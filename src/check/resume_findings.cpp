@@ -314,7 +314,7 @@ void not_shown(Finding& f, bool confirmed, const std::string& what, const std::s
 std::vector<Finding> non_atomic_saves(const RecordedTrace& resumed, const std::string& killed_writing) {
   // A DCP checkpoint is atomic by DCP's protocol (dcp.h): only a folder without `.metadata` is torn.
   if (auto torn = torn_dcp_load(resumed)) return {*torn};
-  const int first = resumed.probe.empty() ? 1 : resumed.probe.front().start;
+  const int first = first_start(resumed);
   std::set<std::string> loaded, loaded_from;                  // the files a run loaded, and their folders
   std::set<std::string> restart_loaded, restart_loaded_from;  // those a restart loaded: where a torn write shows
   for (const auto& f : resumed.file_ops)

@@ -16,15 +16,10 @@ using namespace probe_records;
 
 namespace {
 
-std::string data_of(const ProbeFact& f, const std::string& key) {
-  const auto it = f.data.find(key);
-  return it == f.data.end() ? "" : it->second;
-}
-
 // The `saved` fact of a save: the same start, step and path, as torch.save returned.
 const ProbeFact* saved_fact(const RecordedTrace& run, const ProbeFileOp& save) {
   for (const auto& f : run.facts)
-    if (f.fact == "saved" && f.start == save.start && f.seq == save.seq && data_of(f, "path") == save.path) return &f;
+    if (f.fact == "saved" && f.start == save.start && f.seq == save.seq && data_or(f, "path") == save.path) return &f;
   return nullptr;
 }
 
@@ -51,7 +46,7 @@ bool save_finished(const RecordedTrace& run, const ProbeFileOp& save) {
   if (save.kind != "save" || save.path.empty()) return false;
   if (!save.dcp) return saved_fact(run, save) != nullptr;
   return std::any_of(run.facts.begin(), run.facts.end(), [&](const ProbeFact& f) {
-    return f.fact == "dcp-saved" && f.start == save.start && data_of(f, "path") == save.path;
+    return f.fact == "dcp-saved" && f.start == save.start && data_or(f, "path") == save.path;
   });
 }
 
@@ -68,12 +63,12 @@ std::vector<SavedFile> final_saves(const RecordedTrace& run) {
   for (const auto& f : run.facts) {
     if (f.fact != "saved" || f.start != last_start || f.seq < last_step) continue;
     SavedFile s;
-    s.name = data_of(f, "in_run_dir");
-    if (s.name.empty() || s.name == "null") s.name = data_of(f, "path");
+    s.name = data_or(f, "in_run_dir");
+    if (s.name.empty() || s.name == "null") s.name = data_or(f, "path");
     s.where = f.where;
     try {
-      s.tensors = nlohmann::json::parse(data_of(f, "tensors")).get<std::map<std::string, std::string>>();
-      for (const auto& k : nlohmann::json::parse(data_of(f, "rng")).get<std::vector<std::string>>()) s.rng.insert(k);
+      s.tensors = nlohmann::json::parse(data_or(f, "tensors")).get<std::map<std::string, std::string>>();
+      for (const auto& k : nlohmann::json::parse(data_or(f, "rng")).get<std::vector<std::string>>()) s.rng.insert(k);
     } catch (const std::exception&) {
       continue;  // a fact without its digests says nothing of the file
     }

@@ -23,10 +23,6 @@ using namespace probe_records;
 
 namespace {
 
-std::string data_or(const ProbeFact& f, const std::string& key, const std::string& fallback = "") {
-  const auto it = f.data.find(key);
-  return it == f.data.end() ? fallback : it->second;
-}
 double number_or(const ProbeFact& f, const std::string& key, double fallback) {
   const std::string v = data_or(f, key);
   if (v.empty() || v == "null") return fallback;
@@ -243,7 +239,7 @@ std::optional<Finding> first_checkpoint_lacking(const RecordedTrace& run, int st
 }  // namespace
 
 std::vector<std::string> first_checkpoint_lacks(const RecordedTrace& run) {
-  const ProbeFileOp* op = first_checkpoint(run, run.probe.empty() ? 1 : run.probe.front().start);
+  const ProbeFileOp* op = first_checkpoint(run, first_start(run));
   return op ? checkpoint_lacks(run, *op) : std::vector<std::string>{};
 }
 
