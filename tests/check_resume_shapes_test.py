@@ -17,6 +17,12 @@ usage: check_resume_shapes_test.py TRAINPROOF_BIN PYTHON CASE
                          samples with other values, resume-sample-values-differ (not a lost position)
   lost-position          the restart begins its epoch at the first batch: other samples,
                          resume-missing-data-position
+  actor-critic, streamed an environment with a numpy generator of its own, and an IterableDataset
+                         through a shuffle buffer, each saved with the checkpoint: held
+  env-not-saved          the environment left out of the checkpoint: resume-missing-data-position,
+                         whose fix names the environment and its generator (no sampler's indices seen)
+  buffer-lost            the shuffle buffer not restored: resume-missing-data-position, whose fix
+                         names the stream's shuffle buffer (no order seen, so not "the same samples")
 EVIDENCE=DIR: judge DIR/CASE, the runs a live check kept (tools/remake_evidence.sh), running nothing
 (check --replay); with REMAKE=1 as well, run live and keep the runs there as evidence."""
 import json
@@ -36,7 +42,9 @@ CASES = {"accum-amp-first-ckpt": ("accum-amp", "none", 5), "no-scheduler-first-c
          "accum-amp": ("accum-amp", "none", 1), "ema": ("ema", "none", 1), "micro": ("micro", "none", 1),
          "ema-not-saved": ("ema", "ema-not-saved", 1), "micro-not-restored": ("micro", "micro-not-restored", 1),
          "workers": ("workers", "none", 1), "reseeded-workers": ("workers", "reseeded-workers", 1),
-         "lost-position": ("workers", "lost-position", 1)}
+         "lost-position": ("workers", "lost-position", 1), "actor-critic": ("actor-critic", "none", 1),
+         "env-not-saved": ("actor-critic", "env-not-saved", 1), "streamed": ("streamed", "none", 1),
+         "buffer-lost": ("streamed", "buffer-lost", 1)}
 shape, mistake, seed = CASES[case]
 
 
@@ -78,11 +86,18 @@ with tempfile.TemporaryDirectory() as tmp:
                                   f"resume_shapes.py:{line_of('torch.save(state, ckpt')}"),
                 "micro-not-restored": (None, None),
                 "reseeded-workers": ("resume-sample-values-differ", None),
-                "lost-position": ("resume-missing-data-position", None)}[case]
+                "lost-position": ("resume-missing-data-position", None),
+                "env-not-saved": ("resume-missing-data-position", None),
+                "buffer-lost": ("resume-missing-data-position", None)}[case]
         if want[0] and not any(f == want[0] and (want[1] is None or w == want[1]) for f, w in breaking):
             fail(f"{said}: want {want[0]} at {want[1] or 'its line'}", out)
-        wrong = {"reseeded-workers": "resume-missing-data-position", "lost-position": "resume-sample-values-differ"}
+        wrong = {"reseeded-workers": "resume-missing-data-position", "lost-position": "resume-sample-values-differ",
+                 "buffer-lost": "resume-sample-values-differ"}
         if case in wrong and any(f == wrong[case] for f, _ in breaking):
             fail(f"{said}: {wrong[case]} is the wrong diagnosis here, and its fix the wrong fix", out)
+        fix = {"env-not-saved": "an environment's state and its own generator", "buffer-lost": "a shuffle buffer"}
+        details = " ".join(f["detail"] for f in report["findings"] if f["id"] == want[0])
+        if case in fix and fix[case] not in details:
+            fail(f"{said}: the fix does not name {fix[case]!r}: {details}", out)
     print(f"{case}: {said}")
     evidence_check.passed(keep, python)

@@ -3,7 +3,7 @@ run SIGKILLed (after a printed step, or while its first checkpoint's temporary f
 then restarted with --resume; every tensor of its final files (final.pt, ema.pt) compared with
 torch.equal. The correct forms are exact under every kill; each twin is not, after a kill past its
 first checkpoint. What check says of the same forms (check_resume_shapes_test.py) is held to this.
-usage: resume_shapes_truth_test.py PYTHON"""
+usage: resume_shapes_truth_test.py PYTHON [SHAPE...]"""
 import os
 import signal
 import subprocess
@@ -16,7 +16,11 @@ here = os.path.dirname(os.path.abspath(__file__))
 loop = os.path.join(here, "data", "loops", "resume_shapes.py")
 FORMS = [("accum-amp", "none", True), ("accum-amp", "no-scheduler", False), ("ema", "none", True),
          ("ema", "ema-not-saved", False), ("micro", "none", True), ("micro", "micro-not-restored", False),
-         ("workers", "none", True), ("workers", "reseeded-workers", False), ("workers", "lost-position", False)]
+         ("workers", "none", True), ("workers", "reseeded-workers", False), ("workers", "lost-position", False),
+         ("actor-critic", "none", True), ("actor-critic", "env-not-saved", False), ("streamed", "none", True),
+         ("streamed", "buffer-lost", False)]
+if len(sys.argv) > 2:  # SHAPE...: those shapes' forms only
+    FORMS = [f for f in FORMS if f[0] in sys.argv[2:]]
 COMPARE = """
 import os, sys, torch
 a, b = sys.argv[1:3]

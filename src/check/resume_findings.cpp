@@ -206,12 +206,19 @@ std::pair<std::string_view, std::string> batch_diagnosis(bool same_samples, bool
             "transform from a generator seeded by the epoch and the sample, or by worker_init_fn from a seed the "
             "checkpoint holds, or resume with torchdata's StatefulDataLoader, whose state_dict() holds its "
             "workers' RNG states"};
+  if (order_differs)
+    return {finding_id::kResumeMissingDataPosition,
+            "the step trains on other samples than the uninterrupted run's (their indices in the dataset differ) "
+            "while every RNG agrees: the checkpoint does not restore where the data order stood (epoch and batch "
+            "index, or the sampler's state)"};
+  // No sampler's indices seen (an iterable dataset, an environment, a loop that slices tensors):
+  // the inputs' source is not known, so each kind of it is named with its fix.
   return {finding_id::kResumeMissingDataPosition,
-          fmt::format("{} while every RNG agrees: the checkpoint does not restore where the data order stood (epoch "
-                      "and batch index, or the sampler's state)",
-                      order_differs ? "the step trains on other samples than the uninterrupted run's (their indices "
-                                      "in the dataset differ)"
-                                    : "the step's input batch differs")};
+          "the step's input batch differs while every RNG the probe sees agrees (torch's, numpy's and random's "
+          "global ones): the checkpoint does not restore what makes the step's inputs: where the data order stood "
+          "(epoch and batch index, or the sampler's state), an iterable dataset's stream (its offset, a shuffle "
+          "buffer and the generator it draws from), or an environment's state and its own generator (save and load "
+          "them with the checkpoint)"};
 }
 
 }  // namespace

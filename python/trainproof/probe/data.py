@@ -5,6 +5,17 @@ augmentation drawn anew). A DataLoader's iterator asks its sampler for indices i
 process, in the order it yields the batches (prefetching workers too), so the k-th indices asked
 are the k-th batch's."""
 import collections
+import hashlib
+
+from trainproof.probe.digest import DIGEST_BYTES
+
+
+def _told(index):
+    """Whether a batch's index tells its samples: an iterable dataset's sampler yields None for
+    every sample (a batch of them [None, ...]), which says nothing of what the batch holds."""
+    if isinstance(index, (list, tuple)):
+        return any(i is not None for i in index)
+    return index is not None
 
 
 class DataOrder:
@@ -13,7 +24,8 @@ class DataOrder:
     def __init__(self, probe):
         self.probe = probe
         self.last = None  # the indices of the batch a DataLoader yielded last, until a forward takes it
-        self.step = None  # the step's indices, in the order its forwards took them
+        self.step = None  # the step's indices so far, folded in the order its forwards took them
+        self.seen = False  # whether any of them was a sampler's (an iterable dataset's are None)
 
     def install(self, torch):
         """_BaseDataLoaderIter's _next_index (asked in order, ahead of the batches), __next__ and _reset."""
@@ -48,19 +60,17 @@ class DataOrder:
         """A grad-enabled outermost forward took its inputs: the batch yielded last is the step's."""
         if self.last is None:
             return
-        if self.step is None:
-            self.step = []
-        self.step.append(self.last)
+        if self.step is None:  # folded as it comes: a loop that never steps holds one digest, no list
+            self.step, self.seen = hashlib.blake2b(digest_size=DIGEST_BYTES), False
+        self.step.update(repr(self.last).encode() + b";")
+        self.seen = self.seen or _told(self.last)
         self.last = None
 
     def step_digests(self):
         step, self.step = self.step, None
-        if not step or all(i is None for i in step):  # an iterable dataset's: no indices to tell
+        if step is None or not self.seen:  # an iterable dataset's: no indices to tell
             return {}
-        from trainproof.probe.digest import Digest
-        d = Digest(self.probe.torch)
-        d.any(step)
-        return {"order": d.hex()}
+        return {"order": step.hexdigest()}
 
     def step_inputs_dropped(self):
         self.step = None

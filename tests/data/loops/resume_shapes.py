@@ -9,23 +9,33 @@
   workers    a DataLoader with 2 workers and a random augmentation, 5 batches an epoch, each
              epoch's order drawn from a generator seeded by the epoch; a restart skips to its
              position; the augmentation drawn from a generator seeded by the epoch and the sample
+  actor-critic  an actor-critic loop: each step rolls out 8 moves in an environment whose
+             randomness comes from a numpy generator of its own (as gymnasium's env.np_random),
+             actions sampled from the policy (torch's RNG); the checkpoint holds the environment
+  streamed   an IterableDataset that streams the samples through a shuffle buffer of 16 drawn
+             from a generator of its own (as torchdata's shuffler); the checkpoint holds the
+             stream's offset, its buffer and its generator; the DataLoader has a generator of its own
 Mistakes: accum-amp no-scheduler (the checkpoint leaves the scheduler out), ema ema-not-saved
 (the checkpoint leaves the EMA out; a restart rebuilds it from the loaded weights), micro
 micro-not-restored (saved, but a restart counts from 0 again), workers reseeded-workers (the
 augmentation drawn from the worker's RNG, which every new iterator seeds from the loader's own
 generator, not restored: the same samples, other values) and workers lost-position (a restart
-begins its epoch at the first batch: other samples).
+begins its epoch at the first batch: other samples), actor-critic env-not-saved (the checkpoint
+leaves the environment out: a restart begins a fresh one), streamed buffer-lost (the offset and the
+generator restored, the buffer not: a restart refills it from the offset, and trains on other
+samples).
 usage: resume_shapes.py --shape S --out DIR [--mistake M] [--resume]"""
 import argparse
 import os
 
+import numpy as np
 import torch
 from torch import nn
 from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
-from torch.utils.data import DataLoader, Dataset, RandomSampler
+from torch.utils.data import DataLoader, Dataset, IterableDataset, RandomSampler
 
 p = argparse.ArgumentParser()
-p.add_argument("--shape", required=True, choices=["accum-amp", "ema", "micro", "workers"])
+p.add_argument("--shape", required=True, choices=["accum-amp", "ema", "micro", "workers", "actor-critic", "streamed"])
 p.add_argument("--mistake", default="none")
 p.add_argument("--out", required=True)
 p.add_argument("--resume", action="store_true")
@@ -46,6 +56,58 @@ x = torch.randn(40 if args.shape == "workers" else args.steps * micro_batches * 
 y = torch.randint(0, 4, (len(x),))
 ckpt = os.path.join(args.out, "ckpt.pt")
 
+
+class Walk:
+    """An environment: a point pushed left or right toward a goal, with noise, a new goal drawn
+    when it is reached; all of its randomness from a numpy generator of its own."""
+
+    def __init__(self):
+        self.rng = np.random.default_rng(3)
+        self.pos, self.goal = 0.0, float(self.rng.uniform(-1, 1))
+
+    def observe(self):
+        return torch.tensor([self.pos, self.goal] + [0.0] * 14)
+
+    def move(self, action):
+        self.pos += (0.1 if action else -0.1) + float(self.rng.normal(0, 0.05))
+        reward = -abs(self.pos - self.goal)
+        if abs(self.pos - self.goal) < 0.05:
+            self.goal = float(self.rng.uniform(-1, 1))
+        return reward
+
+    def state_dict(self):
+        return {"pos": self.pos, "goal": self.goal, "rng": self.rng.bit_generator.state}
+
+    def load_state_dict(self, state):
+        self.pos, self.goal, self.rng.bit_generator.state = state["pos"], state["goal"], state["rng"]
+
+
+class Stream(IterableDataset):
+    """The samples of x in order from an offset, through a shuffle buffer of 16 drawn from a
+    generator of its own."""
+
+    def __init__(self):
+        self.offset, self.buffer, self.gen = 0, [], torch.Generator().manual_seed(2)
+
+    def __iter__(self):
+        while True:
+            while len(self.buffer) < 16:
+                self.buffer.append(self.offset % len(x))
+                self.offset += 1
+            i = self.buffer.pop(int(torch.randint(len(self.buffer), (1,), generator=self.gen)))
+            yield x[i], y[i]
+
+    def state_dict(self):
+        return {"offset": self.offset, "buffer": list(self.buffer), "gen": self.gen.get_state()}
+
+    def load_state_dict(self, state):
+        self.offset, self.gen = state["offset"], self.gen.set_state(state["gen"])
+        if args.mistake != "buffer-lost":
+            self.buffer = list(state["buffer"])
+
+
+env = Walk() if args.shape == "actor-critic" else None
+streamed = Stream() if args.shape == "streamed" else None
 step = 0
 if args.resume and os.path.exists(ckpt):
     state = torch.load(ckpt)
@@ -60,6 +122,10 @@ if args.resume and os.path.exists(ckpt):
         ema.load_state_dict(state["ema"])
     elif ema is not None:
         ema = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(0.9))
+    if "env" in state:
+        env.load_state_dict(state["env"])
+    if "stream" in state:
+        streamed.load_state_dict(state["stream"])
     if args.mistake != "micro-not-restored":
         step = state["micro"] if args.shape == "micro" else state["step"]
 
@@ -111,21 +177,47 @@ def save_checkpoint(step):
         state["sched"] = sched.state_dict()
     if args.shape == "ema" and args.mistake != "ema-not-saved":
         state["ema"] = ema.state_dict()
+    if env is not None and args.mistake != "env-not-saved":
+        state["env"] = env.state_dict()
+    if streamed is not None:
+        state["stream"] = streamed.state_dict()
     torch.save(state, ckpt + ".tmp")
     os.replace(ckpt + ".tmp", ckpt)
 
 
+def rollout_loss():
+    """One update's rollout of 8 moves: the policy's log-probabilities times the advantages, and
+    the value's squared error."""
+    logps, values, rewards = [], [], []
+    for _ in range(8):
+        out = model(env.observe())
+        policy = torch.distributions.Categorical(logits=out[:2])
+        action = policy.sample()
+        logps.append(policy.log_prob(action))
+        values.append(out[2])
+        rewards.append(env.move(int(action)))
+    returns = torch.tensor(rewards).flip(0).cumsum(0).flip(0)
+    values = torch.stack(values)
+    return -(torch.stack(logps) * (returns - values.detach())).mean() + (values - returns).pow(2).mean()
+
+
 model.train()
 stream = loader_batches(step) if args.shape == "workers" else None
+# Its own generator: a new iterator's base seed is not drawn from torch's RNG the checkpoint restored.
+stream = iter(DataLoader(streamed, batch_size=8, generator=torch.Generator().manual_seed(1))) if streamed is not None else stream
 while step < args.steps:
     total = 0.0
-    for m in range(micro_batches):
+    for m in range(micro_batches if env is None else 0):
         at = (step * micro_batches + m) * 8
-        xb, yb = next(stream) if stream else (x[at:at + 8], y[at:at + 8])
+        xb, yb = next(stream) if stream is not None else (x[at:at + 8], y[at:at + 8])
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.shape == "accum-amp"):
             loss = nn.functional.cross_entropy(model(xb), yb) / micro_batches
         scaler.scale(loss).backward()
         total += loss.item()
+    if env is not None:
+        loss = rollout_loss()
+        loss.backward()
+        total = loss.item()
     scaler.unscale_(opt)
     nn.utils.clip_grad_norm_(model.parameters(), 1.0)
     scaler.step(opt)
