@@ -7,7 +7,8 @@
 # laws a script really breaks are named in its row as law:<name> ("law:exact", "law:determinism").
 #   [PYTORCH_EXAMPLES_DIR=DIR [PYTORCH_EXAMPLES_PYTHON=PY]] bench/false_findings.sh [NANOGPT_DIR] [PYTHON] [TRAINPROOF_BIN]
 # Stacks: the plain loop (examples/python_plain), the same loop torch.compile'd (inductor), the
-# resume shapes of tests/data/loops/resume_shapes.py (accumulation under autocast, an EMA, a counter),
+# resume shapes of tests/data/loops/resume_shapes.py (accumulation under autocast, an EMA, a counter,
+# an actor-critic's environment, a streamed shuffle buffer), the silent bugs' correct loop,
 # Hugging Face Trainer, Lightning and accelerate's own loop (examples/frameworks; skipped where
 # the framework is not installed), a torchrun data-parallel loop (2 ranks on gloo,
 # tests/data/loops/workers_loop.py), the loops of examples/distributed (FSDP2 and DDP with DCP
@@ -77,6 +78,11 @@ row accum-amp-first-ckpt "" --kills 1 --seed 5 --resume-args --resume -- "${shap
 row accum-amp "" --resume-args --resume -- "${shapes[@]}" accum-amp
 row ema "" --resume-args --resume -- "${shapes[@]}" ema
 row micro-counter "" --resume-args --resume -- "${shapes[@]}" micro
+row actor-critic "" --resume-args --resume -- "${shapes[@]}" actor-critic
+row streamed "" --resume-args --resume -- "${shapes[@]}" streamed
+# The silent bugs' near miss (tests/data/loops/silent_bugs.py): a frozen backbone in no optimizer,
+# Monte Carlo dropout by a module set to train, a batch norm without running statistics.
+row silent-bugs-correct "" --resume-args --resume -- "$py" "$root/tests/data/loops/silent_bugs.py" --out '{run_dir}'
 for s in hf_trainer lightning_loop accelerate_loop; do
   module=$(sed -n 's/^from \([a-z]*\) import.*/\1/p;s/^import \(lightning\|accelerate\|transformers\).*/\1/p' \
     "$root/examples/frameworks/$s.py" | grep -m1 -E 'transformers|lightning|accelerate')

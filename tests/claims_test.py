@@ -226,7 +226,10 @@ NAMED_AT = {"zero-grad-missing": [".backward("], "eval-mode-forgotten": ["model(
             "non-atomic-checkpoint": ["torch.save("], "checkpoint-missing-state": ["torch.save("],
             "scheduler-before-optimizer": ["scaler.step(opt)"],  # the optimizer step that found it stepped
             "scheduler-per-epoch": ["lr_scheduler.LambdaLR("],  # the scheduler, where it was made
-            "unseeded-rng": ["torch.manual_seed(", "nn.Linear("]}  # the late seed, or the first draw
+            "unseeded-rng": ["torch.manual_seed(", "nn.Linear("],  # the late seed, or the first draw
+            # the silent bugs' of an optimizer: where it was built
+            "optimizer-step-changes-nothing": ["optim.AdamW("], "trained-param-in-no-optimizer": ["optim.AdamW("],
+            "optimizer-param-without-grad": ["optim.AdamW("]}
 RESUMED_AT = ["scaler.step(opt)"]  # resume-*: the optimizer step of the first step after a restart
 mutants = [json.loads(line) for line in output_of(
     [sys.executable, "-m", "trainproof.mutate", "list", str(SCRIPTS["train.py"])],
@@ -269,7 +272,7 @@ for page in [readme, *sorted(docs.glob("*.md"))]:
                 want = mutants[at] if at < len(mutants) else {"id": "no mutant", "where": "?"}
                 if mutation != want["id"] or where not in (None, want.get("where", "-")):
                     failures.append(f"{name}: the mutate sample's row {at + 1} is {mutation} at {where or '...'}; "
-                                    f"mutate.py's mutant {at + 1} is {want['id']} at {want['where']}")
+                                    f"mutate.py's mutant {at + 1} is {want['id']} at {want.get('where', '-')}")
                 at += 1
             tally[r.group(1) or r.group(6)] += len(got)
         m = re.search(r"mutate: (\d+) mutants, (\d+) caught, (\d+) survived, (\d+) not applicable", text)

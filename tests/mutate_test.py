@@ -48,6 +48,15 @@ CASES = {
                            "c = DataLoaderConfiguration(split_batches=True)\n"),  # off already: the default
     "atomic-save-made-direct": ('torch.save(s, p + ".tmp")\nos.replace(p + ".tmp", p)\n', "torch.save(s, (",
                                 'torch.save(s, p)\nos.replace(q, r)\n'),  # a rename of something else
+    "optimizer-lr-zero": ("opt = torch.optim.AdamW(model.parameters(), lr=1e-3)\n", "0.0)[1])",
+                          "sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, lr=1)\n"),  # a scheduler's
+    "optimizer-drops-a-parameter": ("opt = torch.optim.SGD(model.parameters(), lr=0.1)\n", "list(model.parameters())[1:]",
+                                    "opt = torch.optim.SGD(groups, lr=0.1)\n"),  # its own groups: which to drop is not clear
+    "freeze-after-optimizer": ("opt = torch.optim.SGD(model.parameters(), lr=0.1)\n",
+                               "; list(model.parameters())[0].requires_grad_(False)",
+                               "opt = torch.optim.SGD(\n    model.parameters(), lr=0.1)\nsgd(model.parameters())\n"),
+    "functional-training-true": ("h = F.dropout(h, 0.1, training=self.training)\n", "training=(",
+                                 "h = F.dropout(h, 0.1, training=True)\nh = F.relu(h, inplace=self.training)\n"),
 }
 
 

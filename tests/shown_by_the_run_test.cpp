@@ -121,13 +121,24 @@ TEST(ShownByTheRunTest, AFinalFileThatDiffersAfterARestartIsNamedWithItsKeys) {
   EXPECT_FALSE(final_file_difference(straight, other).has_value());
 }
 
+// A loop whose steps draw from torch's RNG (its digest moves from step to step).
+RecordedTrace drawing(RecordedTrace t) {
+  for (auto& p : t.probe) p.digests["rng.torch"] = std::to_string(p.seq);
+  return t;
+}
+
 TEST(ShownByTheRunTest, OnlyRngStatesThatDifferAtTheEndAreAdvice) {
-  const RecordedTrace straight = ending_with(R"({"model": "aa", "rng": "01"})", R"(["rng"])");
-  const RecordedTrace resumed = ending_with(R"({"model": "aa", "rng": "02"})", R"(["rng"])", 2);
+  const RecordedTrace straight = drawing(ending_with(R"({"model": "aa", "rng": "01"})", R"(["rng"])"));
+  const RecordedTrace resumed = drawing(ending_with(R"({"model": "aa", "rng": "02"})", R"(["rng"])", 2));
   const auto d = final_file_difference(straight, resumed);
   ASSERT_TRUE(d.has_value());
   EXPECT_TRUE(d->rng_only);
   EXPECT_TRUE(d->finding.advice);
+  // Negative: a loop whose steps draw from no RNG (a restart's new DataLoader iterator drew its base
+  // seed, and nothing used it): the same loop continued would draw from none either; nothing said.
+  EXPECT_FALSE(final_file_difference(ending_with(R"({"model": "aa", "rng": "01"})", R"(["rng"])"),
+                                     ending_with(R"({"model": "aa", "rng": "02"})", R"(["rng"])", 2))
+                   .has_value());
   // Negative: a tensor that is not an RNG state differs too.
   const auto both = final_file_difference(straight, ending_with(R"({"model": "ab", "rng": "02"})", R"(["rng"])", 2));
   ASSERT_TRUE(both.has_value());

@@ -473,9 +473,72 @@ class AtomicSaveMadeDirect(Mutation):
                     yield s, [Edit(save.args[1], self.seg(dst)), Edit(stmts[i + 1], "pass")]
 
 
+def _optimizer_calls(tree):
+    """The calls that build a torch optimizer (torch.optim.AdamW(...), optim.SGD(...)), not a scheduler."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = _call_name(node)
+            if name.startswith(("torch.optim.", "optim.")) and ".lr_scheduler." not in name + "." and node.args:
+                yield node
+
+
+class OptimizerLrZero(Mutation):
+    """The optimizer's learning rate made 0 (a config read as an integer, a typo): no step changes anything."""
+    id = "optimizer-lr-zero"
+    what, absent = "the optimizer's lr made 0", "no torch.optim optimizer built with lr="
+
+    def sites(self, tree):
+        for call in _optimizer_calls(tree):
+            for kw in call.keywords:
+                if kw.arg == "lr":
+                    yield call, [Edit(kw.value, "0.0")]
+
+
+class OptimizerDropsAParameter(Mutation):
+    """An optimizer built over the model's parameters but its first: that one gets gradients and never trains."""
+    id = "optimizer-drops-a-parameter"
+    what, absent = "the optimizer built without the model's first parameter", "no optimizer over X.parameters()"
+
+    def sites(self, tree):
+        for call in _optimizer_calls(tree):
+            params = self.seg(call.args[0])
+            if params.endswith(".parameters()"):
+                yield call, [Edit(call.args[0], f"list({params})[1:]")]
+
+
+class FreezeAfterOptimizer(Mutation):
+    """The model's first parameter frozen after the optimizer was built over it: it never gets a gradient."""
+    id = "freeze-after-optimizer"
+    what, absent = "a parameter frozen after the optimizer was built", "no one-line optimizer over X.parameters()"
+
+    def sites(self, tree):
+        calls = {id(c): c for c in _optimizer_calls(tree)}
+        for stmts in _blocks(tree):
+            for s in stmts:
+                if isinstance(s, ast.Assign) and id(s.value) in calls and "\n" not in self.seg(s):
+                    params = self.seg(s.value.args[0])
+                    if params.endswith(".parameters()"):
+                        yield s, [Edit(s, f"{self.seg(s)}; list({params})[0].requires_grad_(False)")]
+
+
+class FunctionalTrainingTrue(Mutation):
+    """A functional dropout or batch norm given training=True instead of the module's mode."""
+    id = "functional-training-true"
+    what, absent = "a functional dropout or batch norm given training=True", "no F.dropout/F.batch_norm(training=...)"
+    OPS = ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "batch_norm", "rrelu")
+
+    def sites(self, tree):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _call_name(node).rsplit(".", 1)[-1] in self.OPS:
+                for kw in node.keywords:
+                    if kw.arg == "training" and not (isinstance(kw.value, ast.Constant) and kw.value.value is True):
+                        yield node, [Edit(kw.value, "True")]
+
+
 MUTATIONS = [DeleteZeroGrad, DeleteEval, DeleteTrain, DeleteUnscale, DeleteManualSeed, SoftmaxBeforeCrossEntropy,
              NoDecayGetsDecay, SchedulerBeforeOptimizer, SchedulerPerEpoch, WeightsOnlyFalse, DeleteNoGrad, DropCheckpointKey,
-             DeleteRestore, AtomicSaveMadeDirect, SaveOnlyModel, IgnoreDataSkip, UnseedableSampler]
+             DeleteRestore, AtomicSaveMadeDirect, SaveOnlyModel, IgnoreDataSkip, UnseedableSampler, OptimizerLrZero,
+             OptimizerDropsAParameter, FreezeAfterOptimizer, FunctionalTrainingTrue]
 
 
 def _files(script):

@@ -16,7 +16,8 @@ constexpr std::string_view kExactly = "003, Checkpoint and Resume — Exactly", 
                            kAtAnotherSize =
                                "003, Checkpoint and Resume — Exactly, at "
                                "another world size",
-                           kGoldens = "DESIGN.md, golden traces (the documents' printed outputs)";
+                           kGoldens = "DESIGN.md, golden traces (the documents' printed outputs)",
+                           kSilent = "beyond the documents: a silent bug, shown by the run";
 
 }  // namespace
 
@@ -107,6 +108,10 @@ const std::vector<FindingKind>& finding_catalog() {
       {kSchedulerBeforeOptimizer, law::kSchedule, kMistakes, false, {"scheduler-before-optimizer"}},
       {kUnseededRng, law::kDeterminism, kReproducibility, false, {"delete-manual-seed"}},
       {kNondeterministicOp, law::kDeterminism, kReproducibility, false, {"delete-manual-seed"}},
+      {kOptimizerStepChangesNothing, law::kTrainingLoop, kSilent, false, {"optimizer-lr-zero"}},
+      {kOptimizerParamWithoutGrad, law::kTrainingLoop, kSilent, false, {"freeze-after-optimizer"}},
+      {kTrainedParamInNoOptimizer, law::kTrainingLoop, kSilent, false, {"optimizer-drops-a-parameter"}},
+      {kTrainOpInEvalMode, law::kTrainingLoop, kSilent, false, {"functional-training-true"}},
   };
   return rows;
 }

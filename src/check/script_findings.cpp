@@ -200,6 +200,68 @@ std::optional<Finding> random_unseeded(const ProbeFact& f, int64_t step) {
                       "never called: seed it before building the model and the data");
 }
 
+// "a, b, c" of a fact's comma-separated names, "and N more" where it names fewer than `count`.
+std::string names_of(const ProbeFact& f, const std::string& key, double count) {
+  std::string names = data_or(f, key);
+  std::replace(names.begin(), names.end(), ',', ' ');
+  std::istringstream in(names);
+  std::vector<std::string> list;
+  for (std::string n; in >> n;) list.push_back(n);
+  const auto more = static_cast<long>(count) - static_cast<long>(list.size());
+  return fmt::format("{}{}", fmt::join(list, ", "), more > 0 ? fmt::format(" and {} more", more) : "");
+}
+
+std::optional<Finding> steps_change_nothing(const ProbeFact& f, int64_t) {
+  const double params = number_or(f, "params", 0);
+  return make_finding(
+      finding_id::kOptimizerStepChangesNothing, -1, f.where,
+      fmt::format("{:g} steps of the optimizer built here changed none of the {:g} parameter(s) it holds ({}){}: the "
+                  "model never learns, whatever the loss shows; build the optimizer over the parameters that train",
+                  number_or(f, "steps", 0), params, names_of(f, "names", params),
+                  number_or(f, "with_grad", 0) == 0 ? ", and none of them ever got a gradient (frozen, or outside "
+                                                      "the loss's graph)"
+                                                    : ""));
+}
+
+std::optional<Finding> params_without_grad(const ProbeFact& f, int64_t) {
+  const double frozen = number_or(f, "frozen_count", 0), unused = number_or(f, "unused_count", 0);
+  if (frozen > 0)
+    return make_finding(finding_id::kOptimizerParamWithoutGrad, -1, f.where,
+                        fmt::format("{:g} parameter(s) of the optimizer built here required a gradient when it was "
+                                    "built, were frozen after (requires_grad False) and never got one: {}; they "
+                                    "never train: freeze before building the optimizer, or unfreeze them",
+                                    frozen, names_of(f, "frozen", frozen)));
+  Finding advice = make_finding(finding_id::kOptimizerParamWithoutGrad, -1, f.where,
+                                fmt::format("{:g} parameter(s) of the optimizer built here never got a gradient in "
+                                            "this run: {}: detached from the loss, or on a path the run never took "
+                                            "(an unused head, an expert no batch was routed to)",
+                                            unused, names_of(f, "unused", unused)));
+  advice.advice = true;  // an unused path is not shown to be a mistake by one run
+  return advice;
+}
+
+std::optional<Finding> trained_in_no_optimizer(const ProbeFact& f, int64_t) {
+  const double count = number_or(f, "count", 0);
+  return make_finding(finding_id::kTrainedParamInNoOptimizer, -1, f.where,
+                      fmt::format("{:g} parameter(s) get gradients, but no optimizer holds them (the first optimizer "
+                                  "is built here): {}; they never train: add them to the optimizer, or set "
+                                  "requires_grad=False",
+                                  count, names_of(f, "names", count)));
+}
+
+std::optional<Finding> train_op_in_eval(const ProbeFact& f, int64_t step) {
+  const std::string op = data_or(f, "op");
+  const std::string does = op == "batch_norm" ? "normalizes by the batch and updates its running statistics"
+                           : op == "rrelu"    ? "draws random slopes"
+                                              : "drops activations at random";
+  return make_finding(finding_id::kTrainOpInEvalMode, step, f.where,
+                      fmt::format("{} is in eval mode, but calls {} with {}: it {} at validation and inference; pass "
+                                  "the module's mode ({})",
+                                  data_or(f, "module"), op, data_or(f, "flag"), does,
+                                  op == "scaled_dot_product_attention" ? "dropout_p=p if self.training else 0.0"
+                                                                       : "training=self.training"));
+}
+
 // The probe's facts (probe/*.py) and what each names.
 const std::map<std::string, std::optional<Finding> (*)(const ProbeFact&, int64_t), std::less<>> kFactFindings = {
     {"backward-onto-last-step-grads", zero_grad_missing},
@@ -212,6 +274,10 @@ const std::map<std::string, std::optional<Finding> (*)(const ProbeFact&, int64_t
     {"scheduler-step-before-optimizer-step", scheduler_before_optimizer},
     {"torch-random-before-seed", random_before_seed},
     {"torch-random-unseeded", random_unseeded},
+    {"optimizer-steps-change-nothing", steps_change_nothing},
+    {"optimizer-params-without-grad", params_without_grad},
+    {"grad-params-in-no-optimizer", trained_in_no_optimizer},
+    {"train-op-in-eval-mode", train_op_in_eval},
 };
 
 // The first checkpoint the run's start `start` saved with steps after it (judged there only).

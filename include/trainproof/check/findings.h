@@ -42,6 +42,10 @@ inline constexpr std::string_view kSchedulerPerEpoch = "scheduler-per-epoch";
 inline constexpr std::string_view kSchedulerBeforeOptimizer = "scheduler-before-optimizer";
 inline constexpr std::string_view kUnseededRng = "unseeded-rng";
 inline constexpr std::string_view kNondeterministicOp = "nondeterministic-op";
+inline constexpr std::string_view kOptimizerStepChangesNothing = "optimizer-step-changes-nothing";
+inline constexpr std::string_view kOptimizerParamWithoutGrad = "optimizer-param-without-grad";
+inline constexpr std::string_view kTrainedParamInNoOptimizer = "trained-param-in-no-optimizer";
+inline constexpr std::string_view kTrainOpInEvalMode = "train-op-in-eval-mode";
 }  // namespace finding_id
 
 // The laws: those check holds a run to (an entry of their own in its report, headed

@@ -26,8 +26,8 @@ Every record and its fields: TRACE.md beside this file, the one contract between
 
 A part per thing it observes, each an object of its own that owns its state, registered in
 PARTS below: optimizer steps, schedulers and scalers (optimizer.py), module modes (modules.py),
-the sample indices of the batches a DataLoader yields (data.py),
-checkpoints and loads (checkpoints.py), DCP's checkpoints and the steps DCP takes itself
+the sample indices of the batches a DataLoader yields (data.py), what the steps change and which
+parameters train, and ops that train in a module set to eval (effects.py), checkpoints and loads (checkpoints.py), DCP's checkpoints and the steps DCP takes itself
 (dcp.py), RNGs (rng.py). The parts tell each other what they saw
 only through the core's hooks (core.HOOKS: a backward, a step's digests, what a resume needs,
 the exit), as pytest's plugins do; the core writes records and keeps the probe out of the
@@ -48,6 +48,7 @@ from trainproof.probe.checkpoints import Checkpoints
 from trainproof.probe.core import Probe
 from trainproof.probe.data import DataOrder
 from trainproof.probe.dcp import Dcp
+from trainproof.probe.effects import StepEffects
 from trainproof.probe.digest import Digest
 from trainproof.probe.frames import hide_probe_frames
 from trainproof.probe.imports import after_import
@@ -80,7 +81,7 @@ def _install(torch):
 # The probe's parts, each an object of its own made with the core (core.Probe) and owning its
 # state; they tell each other what they saw only through the core's hooks (core.HOOKS), called
 # in this order. Observing a new stack is a part of its own, in a file beside these, added here.
-PARTS = (ModuleModes, DataOrder, OptimizerSteps, RngState, Checkpoints, Dcp)
+PARTS = (ModuleModes, DataOrder, OptimizerSteps, StepEffects, RngState, Checkpoints, Dcp)
 
 
 _Digest = Digest  # the digest the tests take apart (tests/probe_digest_test.py)

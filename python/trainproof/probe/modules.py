@@ -71,7 +71,9 @@ class ModuleModes:
                 m for m in inner.modules()
                 if isinstance(m, self.stochastic_types) and not (isinstance(m, self.stochastic_types[0]) and m.p == 0)]
         if not self.probe.torch.is_grad_enabled():
-            training = sorted({type(m).__name__ for m in stochastic if m.training})
+            # The model left in train mode: a module set to train inside a model in eval mode is
+            # meant (Monte Carlo dropout).
+            training = sorted({type(m).__name__ for m in stochastic if m.training}) if inner.training else []
             if training and self._trained(inner):  # not an EMA teacher, a frozen scorer
                 self.probe.fact("no-grad-forward-in-train-mode", modules=",".join(training))
             elif not inner.training:
@@ -118,6 +120,9 @@ class ModuleModes:
 
     def trained_module(self):
         return self.last_trained() if self.last_trained is not None else None
+
+    def trained_modules(self):
+        return list(self.seen_training)
 
     def step_digests(self):
         batch, self.batch = self.batch, None  # the next forward's inputs are the next step's batch

@@ -103,6 +103,7 @@ class OptimizerSteps:
             if probe.on():
                 part.created_at[opt] = user_frame()
                 part.optimizers_made += 1
+                probe.tell("optimizer_made", opt, part.created_at[opt])
             for g in opt.param_groups:
                 part.trained_params.update(id(p) for p in g["params"])
 
@@ -289,6 +290,9 @@ class OptimizerSteps:
             return None
         return any(id(p) in self.trained_params for p in module.parameters())
 
+    def scaler_skipped(self):
+        return any(s.is_enabled() and s.get_scale() < getattr(s, "_init_scale", 0) for s in list(self.scalers))
+
     def needs(self):
         needs = ["optimizer", "step"]
         if len(self.schedulers):
@@ -341,6 +345,7 @@ class OptimizerSteps:
             values["lr" if i == 0 else f"lr.{i}"] = float(g["lr"])
         digests = {"params": self._params(optimizer).hex(), "optimizer": self._optimizer_state(optimizer),
                    "scheduler": self._scheduler_state(optimizer)}
+        probe.tell("optimizer_stepping", optimizer, digests["params"])
         digests.update(probe.merged("step_digests"))  # the RNGs', the batch's
         scaler = self._scaler_state()
         if scaler is not None:
