@@ -1,7 +1,7 @@
 // The trainproof CLI (cli.h): the subcommands (commands.h, a file each), then the one place
 // where errors become exit codes (errors.h). Progress goes to stderr, results to stdout.
 // Built without LibTorch (TRAINPROOF_WITH_LIBTORCH=0, the Python wheel's trainproof), it has
-// the subcommands that need none: compare, check and mutate.
+// the subcommands that need none: list (its catalogs), compare, check and mutate.
 #include "trainproof/cli/cli.h"
 
 #include <algorithm>
@@ -40,10 +40,10 @@ int cli_main(int argc, char** argv, const char* default_golden_dir, const std::v
   if (const char* dir = std::getenv("TRAINPROOF_GOLDEN_DIR")) env.golden_dir = dir;
 
   // The subcommands, in --help's order; without LibTorch, only those that need none.
-  std::vector<CliCommand> commands;
+  std::vector<CliCommand> commands = {cli::list_command(env)};
 #if TRAINPROOF_WITH_LIBTORCH
-  commands = {cli::list_command(env),  cli::run_command(),    cli::verify_command(env),
-              cli::regen_command(env), cli::record_command(), cli::tolerances_command(env)};
+  commands.insert(commands.end(), {cli::run_command(), cli::verify_command(env), cli::regen_command(env),
+                                   cli::record_command(), cli::tolerances_command(env)});
 #endif
   commands.push_back(cli::compare_command());
 #if TRAINPROOF_WITH_LIBTORCH

@@ -21,6 +21,9 @@ struct CliEnv {
 };
 
 CliCommand list_command(CliEnv& env);
+// The scenarios as `list` shows them (a table, or JSON): list_scenarios.cpp; without LibTorch,
+// list_scenarios_none.cpp, which says it needs the LibTorch build (BadInput).
+void print_scenarios(const std::filesystem::path& golden_dir, bool json);
 CliCommand run_command();
 CliCommand verify_command(CliEnv& env);
 CliCommand regen_command(CliEnv& env);

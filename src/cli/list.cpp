@@ -1,5 +1,6 @@
-// `trainproof list [--json]`: scenarios, their golden status, the devices and execution paths;
-// `list --findings [--json]`: the findings check names.
+// `trainproof list [--json]`: scenarios, their golden status, the devices and execution paths
+// (print_scenarios: list_scenarios.cpp, or list_scenarios_none.cpp without LibTorch);
+// `list --findings [--json]`, `list --laws [--json]`: the catalogs, in every build.
 #include <memory>
 
 #include <fmt/format.h>
@@ -8,32 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "src/cli/commands.h"
-#include "src/process/exec_paths.h"
 #include "trainproof/check/findings.h"
 #include "trainproof/core/errors.h"
-#include "trainproof/runner/runner.h"
 
 namespace trainproof::cli {
 namespace {
-
-// What tests and CI filters are derived from: each scenario's metadata and its negative
-// controls (scenario.h), as JSON on stdout.
-void print_json(const std::filesystem::path& golden_dir) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& d : Registry::instance().all()) {
-    nlohmann::json controls = nlohmann::json::array();
-    for (const auto& c : d.info.controls)
-      controls.push_back({{"fault", c.fault}, {"breaks", c.breaks}, {"device", c.device}});
-    out.push_back({{"name", d.name},
-                   {"section", d.section},
-                   {"document", d.info.document},
-                   {"multi_process", d.info.multi_process},
-                   {"document_lines", d.info.prints.size()},
-                   {"controls", controls},
-                   {"golden", golden_status(golden_dir, d.name)}});
-  }
-  fmt::print("{}\n", out.dump(2));
-}
 
 // The catalog of the findings check names (trainproof/check/findings.h): the table, or JSON.
 void print_findings(bool json) {
@@ -64,17 +44,6 @@ void print_laws(bool json) {
     fmt::print("{:<30} {}{}\n", k.id, k.document, k.judged ? "" : " (broken only by its findings)");
 }
 
-void print_table(const std::filesystem::path& golden_dir) {
-  fmt::print("devices available: {}\n", fmt::join(available_devices(), ", "));
-  std::vector<std::string> paths;
-  for (const auto& p : cpu_paths(cpu_flags())) paths.push_back(p.name);
-  fmt::print("CPU execution paths (verify --paths, regen): {}\n", fmt::join(paths, ", "));
-  fmt::print("golden folder: {}\n\n", golden_dir.string());
-  fmt::print("{:<22} {:<28} {}\n", "scenario", "golden", "document section");
-  for (const auto& d : Registry::instance().all())
-    fmt::print("{:<22} {:<28} {}\n", d.name, golden_status(golden_dir, d.name), d.section);
-}
-
 }  // namespace
 
 CliCommand list_command(CliEnv& env) {
@@ -93,10 +62,8 @@ CliCommand list_command(CliEnv& env) {
               print_findings(*json);
             else if (*laws)
               print_laws(*json);
-            else if (*json)
-              print_json(env.golden_dir);
             else
-              print_table(env.golden_dir);
+              print_scenarios(env.golden_dir, *json);
             return static_cast<int>(kExitOk);
           }};
 }
