@@ -17,6 +17,7 @@ check's options (MAKERS); the test script that ran the case, with the options it
 (TESTS); the example or loop scripts its runs started (the files of this checkout their traces'
 argv name); and the version of torch the runs imported. `keep` stamps a case only once, after the
 live check that made it: a case already stamped is refused (remake it instead)."""
+import functools
 import hashlib
 import os
 import pathlib
@@ -69,8 +70,9 @@ TESTS = {"distributed": "tests/check_distributed_test.sh", "findings": "tests/ch
 SUPPORT = ("tests/support/evidence.sh", "tests/support/evidence_check.py")
 
 
+@functools.lru_cache(maxsize=None)
 def torch_version():
-    """The version of torch this Python imports, read without importing it."""
+    """The version of torch this Python imports, read without importing it (once: every case asks)."""
     from importlib import metadata
     try:
         return metadata.version("torch")
@@ -137,8 +139,9 @@ def stale(root, checkout=ROOT):
             continue
         was, now = stamp.read_text().strip(), fingerprint(made, checkout)
         if was != now:
-            why = "the torch its runs imported is not this one" if was.split()[0] == now.split()[0] else (
-                "its sources changed since it was made")
+            # The stamp is "<digest> torch <version>"; the digest covers the version too.
+            why = "the torch its runs imported is not this one" if was.split(" torch ")[-1] != now.split(" torch ")[-1] \
+                else "its sources changed since it was made"
             old.append(f"{name} ({why}: made from {was}, now {now})")
     for line in old:
         print(f"stale: {line}: tools/remake_evidence.sh")

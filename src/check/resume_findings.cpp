@@ -21,7 +21,7 @@ using namespace probe_records;
 
 std::set<std::string> used_rngs(const RecordedTrace& reference) {
   std::set<std::string> used;
-  const auto first = steps_of_start(reference, reference.probe.empty() ? 0 : reference.probe.front().start);
+  const auto first = steps_of_start(reference, first_start(reference));
   for (const auto* p : first)
     for (const auto& [k, v] : p->digests)
       if (k.rfind("rng.", 0) == 0 && first.front()->digests.count(k) && first.front()->digests.at(k) != v)
@@ -82,11 +82,11 @@ std::string rng_restored_from_checkpoint(const RecordedTrace& resumed, int start
 
 std::vector<RestartAlignment> align_restarts(const RecordedTrace& straight, const RecordedTrace& resumed) {
   std::vector<RestartAlignment> out;
-  const auto reference = steps_of_start(straight, straight.probe.empty() ? 0 : straight.probe.front().start);
+  const auto reference = steps_of_start(straight, first_start(straight));
   std::set<int> starts;
   for (const auto& p : resumed.probe) starts.insert(p.start);
   for (const int start : starts) {
-    if (start == (resumed.probe.empty() ? 0 : resumed.probe.front().start)) continue;  // the first start
+    if (start == first_start(resumed)) continue;  // the first start
     const auto steps = steps_of_start(resumed, start);
     const ProbeStep& first = *steps.front();
     // The step whose state this restart's first step starts from: the one with the most equal
@@ -163,7 +163,7 @@ std::vector<std::string> differing_state(const ProbeStep& a, const ProbeStep& b,
 
 std::optional<ResumeDeparture> first_departure(const RecordedTrace& straight, const RecordedTrace& resumed,
                                                const std::vector<RestartAlignment>& restarts) {
-  const auto reference = steps_of_start(straight, straight.probe.empty() ? 0 : straight.probe.front().start);
+  const auto reference = steps_of_start(straight, first_start(straight));
   const std::set<std::string> rngs = used_rngs(straight);
   for (const auto& r : restarts) {
     const auto steps = steps_of_start(resumed, r.start);

@@ -311,7 +311,7 @@ std::vector<std::string> first_checkpoint_lacks(const RecordedTrace& run) {
 
 std::vector<Finding> script_findings(const RecordedTrace& run) {
   std::vector<Finding> out;
-  const int start = run.probe.empty() ? 1 : run.probe.front().start;
+  const int start = first_start(run);
   std::set<std::string> named;
   const auto add = [&](Finding f) {
     if (named.insert(f.id).second) out.push_back(std::move(f));
